@@ -3,6 +3,7 @@ import type { StoredDocument } from '../documents/stored-document';
 import { documentLocations } from '../startup/storage-map/document-locations';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import type { BoundedArray, CounterRule, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
+import type { JoinShape } from '../startup/storage-map/storage-map-types';
 import { addTotalIncrements, totalCollections, totalsFedBy } from './total-planner';
 import { planCounterCopyUpdates } from './fan-out-planner';
 import { counterCopies } from '../startup/write-model/build-write-model';
@@ -16,16 +17,19 @@ export interface IncomingReference {
 }
 
 /**
- * Where other documents point at `typeName` documents by key: every by-key join to it (a snapshot's
- * key included), wherever its owner is stored. Derived sides of two-way references (`@inverse`) are
+ * Where other documents point at `typeName` documents by key: every by-key join to it or into its
+ * collection (a snapshot's key included), wherever its owner is stored. Derived sides of two-way references (`@inverse`) are
  * left out: deleting the document pulls it from them.
  */
 export function incomingReferences(model: WriteModel, typeName: string): IncomingReference[] {
   const derived = new Set(model.inverses.map((inverse) => inverse.coordinate));
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  // Another type over the same collection (Pen and Author over "authors") points at the same documents.
+  const pointsHere = (join: JoinShape) => join.targetType === typeName || (collection !== undefined && join.collection === collection);
   const references: IncomingReference[] = [];
   for (const field of model.storageMap.relations.values()) {
     const join = field.shapes.join;
-    if (!join || join.direction !== 'byKey' || join.targetType !== typeName || derived.has(field.coordinate)) continue;
+    if (!join || join.direction !== 'byKey' || !pointsHere(join) || derived.has(field.coordinate)) continue;
     for (const owner of documentLocations(model.storageMap, field.typeName)) {
       references.push({ coordinate: field.coordinate, collection: owner.collection, path: owner.prefix === '' ? join.localField : `${owner.prefix}.${join.localField}` });
     }

@@ -158,12 +158,13 @@ export class ReferenceLocks {
     lockedCopies(copiedByRefills);
     for (const coordinate of this.#pointed) {
       const snapshots = model.snapshots.filter((location) => location.coordinate === coordinate);
-      const target = model.storageMap.relations.get(relationOf(model, coordinate))?.targetType;
+      const join = model.storageMap.relations.get(relationOf(model, coordinate))?.shapes.join;
       const changedCopies = snapshots.filter(copiesChanged);
-      const deletedTarget = target !== undefined && deleted.has(target);
-      if (!deletedTarget && changedCopies.length === 0) continue;
+      // Deleted through its own type or another over the same collection (Author and Pen over "authors").
+      const deletedTargets = join === undefined ? [] : [...deleted].filter((typeName) => typeName === join.targetType || model.storageMap.types.get(typeName)?.collection === join.collection);
+      if (deletedTargets.length === 0 && changedCopies.length === 0) continue;
       this.#locked.add(coordinate);
-      if (deletedTarget) this.#deletedTypes.add(target);
+      for (const typeName of deletedTargets) this.#deletedTypes.add(typeName);
       lockedCopies(snapshots);
     }
   }

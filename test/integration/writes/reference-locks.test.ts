@@ -31,6 +31,8 @@ const typeDefs = /* GraphQL */ `
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     deleteProduct(id: ID!): ID! @delete(type: "Product")
     updateCritic(id: ID!, input: CriticPatch!): Critic! @update
+    createSticker(input: StickerInput!): Sticker! @create
+    deleteTag(id: ID!): ID! @delete(type: "Tag")
   }
   type Product @collection(name: "products") {
     id: ID!
@@ -65,6 +67,11 @@ const typeDefs = /* GraphQL */ `
   input CartInput { lines: [CartLineInput!]! }
   input CartLineInput { product: ID! quantity: Int! }
   input LabelInput { product: ID! text: String! }
+  "Two types over one collection: a sticker points at a TagAlias, a delete goes through Tag."
+  type Tag @collection(name: "tags") { id: ID! name: String! }
+  type TagAlias @collection(name: "tags") { id: ID! name: String! }
+  type Sticker @collection(name: "stickers") { id: ID! tag: TagAlias! @join(localField: "tagId") }
+  input StickerInput { tag: ID! }
   input ShelfInput { product: ID! }
   input ReviewInput { product: ID! text: String! critic: ID }
   input CriticPatch { name: String }
@@ -84,7 +91,8 @@ beforeAll(async () => {
       writePlans: { orderFromOwnRead: [{ kind: 'insert', typeName: 'Order', preloaded: ['Order.product'] }] },
     },
     prepare: async (fresh) => {
-      for (const name of ['products', 'orders', 'carts', 'labels', 'shelves', 'reviews', 'critics']) await fresh.createCollection(name);
+      for (const name of ['products', 'orders', 'carts', 'labels', 'shelves', 'reviews', 'critics', 'tags', 'stickers']) await fresh.createCollection(name);
+      await fresh.collection('stickers').createIndex({ tagId: 1 });
       await fresh.collection('reviews').createIndex({ 'critic.id': 1 });
       await fresh.collection('products').createIndex({ 'recentReviews.critic.id': 1 });
       await fresh.collection('shelves').createIndex({ 'product.id': 1 });
@@ -112,7 +120,7 @@ async function orderFromOwnRead(_parent: unknown, args: { product: string }, con
 }
 
 const SLOTS = [0, 1, 2, 3, 4, 5, 6, 7];
-const lockOf = (id: ObjectId, slot: number) => `products/o:${id.toHexString()}/${slot}`;
+const lockOf = (id: ObjectId, slot: number, collection = 'products') => `${collection}/o:${id.toHexString()}/${slot}`;
 const setPrice = (price: number) => s.gateway.execute({ query: `mutation { updateProduct(id: "${product.toHexString()}", input: { price: ${price} }) { price } }` });
 const deleteProduct = () => s.gateway.execute({ query: `mutation { deleteProduct(id: "${product.toHexString()}") }` });
 
@@ -178,13 +186,13 @@ async function race<T>(writes: (session: ClientSession) => Promise<void>, unit: 
 const noop = () => undefined;
 
 /**
- * What the other side's unit writes of the product's locks, as the gateway does: a unit changing or
- * deleting the product bumps every slot, one pointing at it bumps one (any: the gateway's changing
- * unit bumps them all).
+ * What the other side's unit writes of the product's locks (or another document's), as the gateway
+ * does: a unit changing or deleting the product bumps every slot, one pointing at it bumps one (any:
+ * the gateway's changing unit bumps them all).
  */
-const bumpLocks = (session: ClientSession, slots: readonly number[]) =>
+const bumpLocks = (session: ClientSession, slots: readonly number[], collection = 'products', id = product) =>
   db.collection<{ _id: string }>('docjoin_locks').bulkWrite(
-    slots.map((slot) => ({ updateOne: { filter: { _id: lockOf(product, slot) }, update: { $inc: { bumps: 1 } }, upsert: true } })),
+    slots.map((slot) => ({ updateOne: { filter: { _id: lockOf(id, slot, collection) }, update: { $inc: { bumps: 1 } }, upsert: true } })),
     { session },
   );
 const asChanging = (session: ClientSession) => bumpLocks(session, SLOTS);
@@ -278,6 +286,20 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
     );
     expect(created.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
     expect(await db.collection('labels').countDocuments({ productId: product })).toBe(0);
+  });
+
+  it('a delete through one type locks against a reference to another type over the same collection: a tag a sticker made meanwhile points at is not deleted', async () => {
+    const tag = new ObjectId();
+    await db.collection('tags').insertOne({ _id: tag, name: 'fragile' });
+    const deleted = await race(
+      async (session) => {
+        await bumpLocks(session, [5], 'tags', tag);
+        await db.collection('stickers').insertOne({ tagId: tag }, { session });
+      },
+      () => s.gateway.execute({ query: `mutation { deleteTag(id: "${tag.toHexString()}") }` }),
+    );
+    expect(deleted.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(await db.collection('tags').countDocuments({ _id: tag })).toBe(1);
   });
 
   it('a copy of a counter made while a review is open copies the new count, after a conflict on the lock', async () => {
@@ -413,4 +435,16 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
     expect(locks.map((lock) => lock._id).sort()).toEqual(SLOTS.map((slot) => lockOf(product, slot)));
     expect(locks.reduce((sum, lock) => sum + lock.bumps, 0)).toBe(9);
   });
+});
+
+it('refuses a delete through one type while a document points at it through another type over the same collection, as one through its own', async () => {
+  const tag = new ObjectId();
+  await db.collection('tags').insertOne({ _id: tag, name: 'fragile' });
+  const sticker = await s.gateway.execute({ query: `mutation { createSticker(input: { tag: "${tag.toHexString()}" }) { id } }` });
+  expect(sticker.errors).toBeUndefined();
+  const deleted = await s.gateway.execute({ query: `mutation { deleteTag(id: "${tag.toHexString()}") }` });
+  expect(deleted.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+    ['BAD_USER_INPUT', `Tag ${tag.toHexString()} is still referenced by stickers ${createdId(sticker).toHexString()} at tagId; delete or re-point those first`],
+  ]);
+  expect(await db.collection('tags').countDocuments({ _id: tag })).toBe(1);
 });
