@@ -1,5 +1,5 @@
 import { InvariantError } from '../errors/internal-errors';
-import { boundedCopiesOf, fanOutCollections, hasFanOut } from './fan-out-planner';
+import { boundedCopiesOf, fanOutCollections, hasFanOut, sourceStatementCount } from './fan-out-planner';
 import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedReferences, nestedSnapshotLocations, provedByDerivedUpdate, uncheckedParentRelations } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
@@ -35,8 +35,8 @@ export interface WriteUnitEstimate {
 
 /**
  * Bounds one attempt of `plan`. Per operation: requireOne reads one document; updateSource writes its
- * source (one statement, the copies inside it folded in; a findAndModify returning the document as it
- * was when it moves a `@total`), one updateMany per collection holding copies of the changed fields and
+ * source (one command, the copies inside it folded in; when it moves a `@total`, a findAndModify returning
+ * the document as it was, one per statement of the source update: sourceStatementCount), one updateMany per collection holding copies of the changed fields and
  * one update per collection of the totals it moves, after a read when it is picked by another field than
  * `_id` and has copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
  * `maxKeys` documents in one find; a preloaded one too where some role reads its target's collection in part:
@@ -107,7 +107,8 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         // Moving counters or totals, the source update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
         lock(options.locks?.locksUpdate(operation.typeName, storedPathsOf(model, operation.typeName, operation.fields)) === true);
-        writes.push(collectionOf(model, operation.typeName));
+        const sourceCommands = moves.length > 0 ? sourceStatementCount(model, operation.typeName, operation.fields) : 1;
+        for (let command = 0; command < sourceCommands; command++) writes.push(collectionOf(model, operation.typeName));
         lock(options.locks?.mayMoveCopiedCounters(moves) === true || movesKeyedParents(model, moves));
         writes.push(...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(moves)]));
         break;

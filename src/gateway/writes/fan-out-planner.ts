@@ -6,12 +6,15 @@ import { distinct, type PlannedUpdate } from './write-steps';
 import type { BoundedArray, CounterRule, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 
 /**
- * A source update and its snapshot fan-out. `source` is ONE statement on the source document: its own
- * fields, plus the copies that live only inside it (`Host.recentLogs.host`), so one document is written
- * by one statement. `fanOut` holds one updateMany per place copies live elsewhere.
+ * A source update and its snapshot fan-out. `source` writes the source document: its own fields, plus
+ * the copies that live only inside it (`Host.recentLogs.host`), so one document is written by one
+ * statement. MongoDB refuses `$[e0]` over a path that holds no array (a host stored before
+ * `recentLogs` was declared), so where copies live inside the document `source` holds one statement
+ * per way its arrays may be there or not, each guarded by that in its filter: exactly one matches the
+ * document, and all go in one command. `fanOut` holds one updateMany per place copies live elsewhere.
  */
 export interface SourceUpdatePlan {
-  readonly source: PlannedUpdate;
+  readonly source: { readonly collection: string; readonly statements: readonly UpdateStatement[] };
   readonly fanOut: readonly PlannedUpdate[];
 }
 
@@ -27,21 +30,54 @@ export function planSourceUpdate(
   $set: StoredDocument,
   changes: Readonly<Record<string, unknown>>,
 ): SourceUpdatePlan {
-  const sourceSet: Record<string, unknown> = { ...$set };
-  const arrayFilters: StoredDocument[] = [];
-  if (target.sourceId !== undefined) {
-    for (const { location, values } of copiesOf(model, sourceType, changes)) {
-      if (!location.inSourceDocument) continue;
-      const copy = copyUpdate(location, target.sourceId, values, arrayFilters.length);
+  const sourceId = target.sourceId;
+  const inSource = sourceId === undefined ? [] : copiesInSource(model, sourceType, changes);
+  const arrays = distinct(inSource.map(({ location }) => outerArrayPath(location)));
+  const statements = subsetsOf(arrays).map((held): UpdateStatement => {
+    const sourceSet: Record<string, unknown> = { ...$set };
+    const arrayFilters: StoredDocument[] = [];
+    for (const { location, values } of inSource) {
+      if (!held.includes(outerArrayPath(location))) continue;
+      const copy = copyUpdate(location, sourceId, values, arrayFilters.length);
       Object.assign(sourceSet, copy.$set);
       arrayFilters.push(...copy.arrayFilters);
     }
-  }
-  const statement: UpdateStatement = { filter: target.filter, update: { $set: sourceSet }, ...(arrayFilters.length > 0 && { arrayFilters }), multi: false };
+    const guard = Object.fromEntries(arrays.map((path) => [path, held.includes(path) ? { $type: 'array' } : { $not: { $type: 'array' } }]));
+    const filter = arrays.length === 0 ? target.filter : { $and: [target.filter, guard] };
+    return { filter, update: { $set: sourceSet }, ...(arrayFilters.length > 0 && { arrayFilters }), multi: false };
+  });
   return {
-    source: { collection: target.collection, statement },
-    fanOut: target.sourceId === undefined ? [] : [...planSnapshotFanOut(model, sourceType, target.sourceId, changes), ...planBoundedCopyUpdates(model, sourceType, target.sourceId, $set)],
+    source: { collection: target.collection, statements },
+    fanOut: sourceId === undefined ? [] : [...planSnapshotFanOut(model, sourceType, sourceId, changes), ...planBoundedCopyUpdates(model, sourceType, sourceId, $set)],
   };
+}
+
+/**
+ * How many statements the source update of `fields` (GraphQL field names) holds: one per way the
+ * arrays holding copies inside the document may be there or not. A findAndModify (an update moving a
+ * total) sends them one by one until one matches.
+ */
+export function sourceStatementCount(model: WriteModel, sourceType: string, fields: readonly string[]): number {
+  const inSource = copiesInSource(model, sourceType, Object.fromEntries(fields.map((name) => [name, null])));
+  return 2 ** distinct(inSource.map(({ location }) => outerArrayPath(location))).length;
+}
+
+function copiesInSource(model: WriteModel, sourceType: string, changes: Readonly<Record<string, unknown>>): ReturnType<typeof copiesOf> {
+  return copiesOf(model, sourceType, changes).filter(({ location }) => location.inSourceDocument);
+}
+
+/** The path of the first array a copy inside its source document sits in (`recentLogs` for `recentLogs.host`): a bounded array, so there is one. */
+function outerArrayPath(location: SnapshotLocation): string {
+  const first = location.segments.findIndex((segment) => segment.isArray);
+  return location.segments
+    .slice(0, first + 1)
+    .map((segment) => segment.path)
+    .join('.');
+}
+
+/** Every subset of `paths`, the whole first. */
+function subsetsOf(paths: readonly string[]): string[][] {
+  return paths.reduce<string[][]>((subsets, path) => subsets.flatMap((subset) => [[...subset, path], subset]), [[]]);
 }
 
 /**

@@ -13,7 +13,7 @@ import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences, plan
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
-import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate } from './fan-out-planner';
+import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate, type SourceUpdatePlan } from './fan-out-planner';
 import { wholeSetProblem } from './derived-paths';
 import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, type ForwardReference } from './insert-planner';
 import { existingChildrenReads, existingSumsPipeline, withExistingCopies, withExistingSums, withInitialDerivedValues } from './initial-derived-values';
@@ -265,9 +265,9 @@ export class WriteUnit {
       await this.#lock(lockIds(plan.source.collection, id, 'changing'));
     }
     const { source, moves } = await this.#setting(typeName, setting, async () => {
-      if (collectionsOfMoves(this.model, typeName, paths).length === 0) return { source: await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] }), moves: [] };
+      if (collectionsOfMoves(this.model, typeName, paths).length === 0) return { source: await this.#apply({ kind: 'update', collection: plan.source.collection, statements: plan.source.statements }), moves: [] };
       // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
-      const before = await this.#updateMovingTotals(typeName, $set, plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
+      const before = await this.#updateMovingTotals(typeName, $set, plan.source, filter, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
       const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
       return { source: { matched: before ? 1 : 0, modified: modified ? 1 : 0 }, moves: before ? planChildMoves(this.model, typeName, before, $set) : [] };
     });
@@ -458,7 +458,7 @@ export class WriteUnit {
         return { oldKey: readPath(document, join.localField), moves: [] };
       }
       // Moved by what the document held as this very update found it (a total moves by its value then).
-      const before = await this.#updateMovingTotals(field.typeName, $set, collection, statement, [join.localField, ...pathsBeforeMoves(this.model, field.typeName, [join.localField])]);
+      const before = await this.#updateMovingTotals(field.typeName, $set, { collection, statements: [statement] }, statement.filter, [join.localField, ...pathsBeforeMoves(this.model, field.typeName, [join.localField])]);
       if (!before) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
       return { oldKey: readPath(before, join.localField), moves: planChildMoves(this.model, field.typeName, before, $set) };
     });
@@ -641,19 +641,23 @@ export class WriteUnit {
   }
 
   /**
-   * updateReturningBefore for an update setting `$set` of a `typeName` child that moves counters or totals: it matches
-   * only where no Float total would move by a step that could make it Infinity (floatStepCondition).
-   * A child that is there but failed that is read (in the slot of the totals' update it never sends) and
-   * refused: BAD_USER_INPUT when the step is too large, else WRITE_CONFLICT, the child having changed
-   * since (only without a transaction); nothing is written either way. null: no such document.
+   * updateReturningBefore for an update setting `$set` of a `typeName` child that moves counters or totals,
+   * each of `source`'s statements in turn until one matches (they differ only in the arrays inside the
+   * document they expect: planSourceUpdate): it matches only where no Float total would move by a step
+   * that could make it Infinity (floatStepCondition). A child that is there (by `filter`) but failed that
+   * is read (in the slot of the totals' update it never sends) and refused: BAD_USER_INPUT when the
+   * step is too large, else WRITE_CONFLICT, the child having changed since (only without a transaction);
+   * nothing is written either way. null: no such document.
    */
-  async #updateMovingTotals(typeName: string, $set: StoredDocument, collection: string, statement: UpdateStatement, paths: readonly string[]): Promise<StoredDocument | null> {
+  async #updateMovingTotals(typeName: string, $set: StoredDocument, source: SourceUpdatePlan['source'], filter: StoredDocument, paths: readonly string[]): Promise<StoredDocument | null> {
     const totals = totalsMovedBy(this.model, typeName, Object.keys($set));
     const condition = floatStepCondition(totals, $set);
-    if (!condition) return this.#updateReturningBefore(collection, statement, paths);
-    const before = await this.#updateReturningBefore(collection, { ...statement, filter: { $and: [statement.filter, condition] } }, paths);
-    if (before) return before;
-    const [found] = await this.#read(collection, statement.filter, Object.fromEntries(pathsBeforeUpdate(totals).map((path) => [path, 1])), { limit: 1 });
+    for (const statement of source.statements) {
+      const before = await this.#updateReturningBefore(source.collection, condition ? { ...statement, filter: { $and: [statement.filter, condition] } } : statement, paths);
+      if (before) return before;
+    }
+    if (!condition) return null;
+    const [found] = await this.#read(source.collection, filter, Object.fromEntries(pathsBeforeUpdate(totals).map((path) => [path, 1])), { limit: 1 });
     if (!found) return null;
     refuseOversizedFloatMoves(totals, found, $set);
     // Without a transaction another write changed the child between the two commands: nothing was written.

@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
-import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
+import { planSnapshotFanOut, planSourceUpdate, sourceStatementCount } from '../../../../src/gateway/writes/fan-out-planner';
 import { fillSnapshot, forwardReferences, nestedReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf } from '../../../../src/gateway/writes/insert-planner';
 import { withInitialDerivedValues } from '../../../../src/gateway/writes/initial-derived-values';
 import { planReferenceChange } from '../../../../src/gateway/writes/reference-planner';
@@ -24,17 +24,23 @@ describe('snapshot fan-out', () => {
     expect(planSnapshotFanOut(model, 'Stock', id(1), { open: 1 })).toEqual([]);
   });
 
-  it('renaming a host: ONE statement on the host sets its fields and the copies inside its recentLogs; then every message (a dotted $set)', () => {
+  it('renaming a host: ONE command on the host sets its fields and the copies inside its recentLogs, or its fields alone where it holds no recentLogs array; then every message (a dotted $set)', () => {
     const plan = planSourceUpdate(model, 'Host', { collection: 'hosts', filter: { _id: id(2) }, sourceId: id(2) }, { name: 'h', ipaddr: '10.0.0.1' }, { name: 'h', ipaddr: '10.0.0.1' });
+    // MongoDB refuses $[e0] over a path holding no array: each statement is guarded by whether it does, so exactly one matches.
     expect(plan.source).toEqual({
       collection: 'hosts',
-      statement: {
-        filter: { _id: id(2) },
-        update: { $set: { name: 'h', ipaddr: '10.0.0.1', 'recentLogs.$[e0].host.name': 'h', 'recentLogs.$[e0].host.ipaddr': '10.0.0.1' } },
-        arrayFilters: [{ 'e0.host.id': id(2) }],
-        multi: false,
-      },
+      statements: [
+        {
+          filter: { $and: [{ _id: id(2) }, { recentLogs: { $type: 'array' } }] },
+          update: { $set: { name: 'h', ipaddr: '10.0.0.1', 'recentLogs.$[e0].host.name': 'h', 'recentLogs.$[e0].host.ipaddr': '10.0.0.1' } },
+          arrayFilters: [{ 'e0.host.id': id(2) }],
+          multi: false,
+        },
+        { filter: { $and: [{ _id: id(2) }, { recentLogs: { $not: { $type: 'array' } } }] }, update: { $set: { name: 'h', ipaddr: '10.0.0.1' } }, multi: false },
+      ],
     });
+    expect(sourceStatementCount(model, 'Host', ['name'])).toBe(2);
+    expect(sourceStatementCount(model, 'Stock', ['open'])).toBe(1);
     expect(groupByCollection(plan.fanOut)).toEqual([
       { kind: 'update', collection: 'logMessages', statements: [{ filter: { 'host.id': id(2) }, update: { $set: { 'host.name': 'h', 'host.ipaddr': '10.0.0.1' } }, multi: true }] },
     ]);
@@ -42,7 +48,7 @@ describe('snapshot fan-out', () => {
 
   it('a source picked by another key than _id has nothing to fold or fan out', () => {
     expect(planSourceUpdate(model, 'Stock', { collection: 'stocks', filter: { symbol: 'ACME' }, sourceId: undefined }, { open: 1 }, { open: 1 })).toEqual({
-      source: { collection: 'stocks', statement: { filter: { symbol: 'ACME' }, update: { $set: { open: 1 } }, multi: false } },
+      source: { collection: 'stocks', statements: [{ filter: { symbol: 'ACME' }, update: { $set: { open: 1 } }, multi: false }] },
       fanOut: [],
     });
   });
