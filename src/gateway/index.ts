@@ -14,7 +14,7 @@ export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders }
 export { type ExecutionScope } from './request/execution/compiled-execution';
 export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
 export { bsonType } from './documents/bson-type';
-export { keyString } from './documents/key-string';
+export { isInOperand, keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
 export { isAtOrUnder, pathsOverlap, readPath, writePath } from './documents/read-path';
 export { embeddingPlaces } from './startup/storage-map/embedding-places';

@@ -3,6 +3,7 @@ import { keyString, readPath, readServerVersion, sortDocument, versionBefore, ty
 import { cloneValue, sameValue } from './canonical-value';
 import { fetchSnapshotSources } from './check-snapshot';
 import type { Repair } from './scan-batches';
+import { lookupKeys } from './lookup-keys';
 
 /**
  * A bounded array must hold exactly its parent's first `limit` children in `sort` order, each an exact
@@ -22,7 +23,7 @@ export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readon
   return {
     projection: { _id: 1, [array.parentKey]: 1, [array.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
-      const keys = batch.map((parent) => readPath(parent, array.parentKey)).filter((key) => key !== undefined && key !== null);
+      const keys = lookupKeys(batch.map((parent) => readPath(parent, array.parentKey)));
       // A server that does not tell its version is taken to be a current one.
       hasTopN ??= serverVersion(db).then((version) => version === undefined || !versionBefore(version, TOP_N_SINCE));
       const groups = await db

@@ -2,6 +2,7 @@ import type { Db, Document } from 'mongodb';
 import { keyString, readPath, type CounterRule } from '../gateway';
 import { expectedInverse } from './expected-inverse';
 import type { Repair } from './scan-batches';
+import { lookupKeys } from './lookup-keys';
 
 /** A counter must equal what it counts: children pointing at the parent, or the truth side of an inverse. */
 export function counterCheck(db: Db, counter: CounterRule) {
@@ -11,7 +12,7 @@ export function counterCheck(db: Db, counter: CounterRule) {
     projection: { _id: 1, [parentKey]: 1, [counter.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
       // A parent without its key has no children: `$in: [null]` would count the children that lack one.
-      const keys = batch.map((parent) => readPath(parent, parentKey)).filter((key) => key !== undefined && key !== null);
+      const keys = lookupKeys(batch.map((parent) => readPath(parent, parentKey)));
       const counts = new Map<string, number>();
       switch (source.kind) {
         case 'children': {

@@ -51,3 +51,26 @@ it('repairs an inverse list stored as a lone id, and counts a string, an ObjectI
   ]);
   expect((await db.collection('authors').findOne({ _id: ann }))?.bookIds).toEqual([book]);
 });
+
+it('counts a copy whose key is Extended JSON parsed as plain JSON ({ $oid }) as dangling, and checks the others beside it: no stored _id equals it, and MongoDB would read it in a $in as an operator', async () => {
+  const db = file.mongo.freshDb('reconcile_odd_keys');
+  const ann = new ObjectId();
+  await db.collection('authors').insertOne({ _id: ann, name: 'Ann', bookIds: [] });
+  await db.createCollection('books');
+  await db.collection('orders').insertMany([
+    { customer: { id: ann, name: 'Old name' }, guests: [{ id: { $oid: ann.toHexString() }, name: 'Ann' }] },
+    { customer: { id: { $oid: ann.toHexString() }, name: 'Ann' }, guests: [{ id: ann, name: 'Old name' }] },
+  ]);
+  const report = await reconcile(db, model, { fix: true });
+  expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed, check.missing, check.dangling])).toEqual([
+    ['Order.customer', 1, 1, 0, 1],
+    ['Order.guests', 1, 1, 0, 1],
+    ['Order.hosts', 0, 0, 0, 0],
+    ['Author.books', 0, 0, 0, 0],
+  ]);
+  const orders = await db.collection('orders').find({}, { sort: { _id: 1 }, projection: { _id: 0 } }).toArray();
+  expect(orders).toEqual([
+    { customer: { id: ann, name: 'Ann' }, guests: [{ id: { $oid: ann.toHexString() }, name: 'Ann' }] },
+    { customer: { id: { $oid: ann.toHexString() }, name: 'Ann' }, guests: [{ id: ann, name: 'Ann' }] },
+  ]);
+});
