@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
-import { GraphQLError, parse, visit, type DocumentNode } from 'graphql';
+import { sortExecutableDocument } from '@graphql-tools/documents';
+import { GraphQLError, Kind, OperationTypeNode, parse, print, visit, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { GatewayOptionError } from '../../errors/internal-errors';
 import { PublicErrorCode } from '../../errors/public-error-code';
@@ -40,8 +40,8 @@ const cachedTexts = () => new LRUCache<string, string>({ max: MAX_CACHED_TEXTS, 
 /**
  * The trusted documents: a request may name one by its hash alone (Apollo's persisted query extension,
  * `{ "extensions": { "persistedQuery": { "version": 1, "sha256Hash": "<hex>" } } }`), or send its full
- * text, which is trusted when it normalizes (graphql-codegen's way: sorted, whitespace reduced), less
- * its `__typename` fields, to a manifest entry normalized alike: Apollo Client and urql's cache add
+ * text, which is trusted when it normalizes (sorted as graphql-codegen sorts it, printed by
+ * graphql-js: shapeHash), less its `__typename` fields, to a manifest entry normalized alike: Apollo Client and urql's cache add
  * `__typename` to every selection before they send or hash a document. With `only`, anything else is
  * refused before it runs.
  */
@@ -142,12 +142,44 @@ function notInList(): GraphQLError {
   });
 }
 
-/** A document's hash as graphql-codegen prints it (sorted, whitespace reduced), less its unaliased `__typename` fields. */
+/**
+ * A document's hash as graphql-codegen sorts it, less its unaliased `__typename` fields: printed by
+ * graphql-js, which keeps each string as it is (codegen's own printing reduces the spaces inside
+ * strings too, so `"ann  smith"` would pass for `"ann smith"`), and followed by the order in which
+ * each mutation runs its root fields, which sorting loses inside the fragments spread at its root and
+ * which changes what the mutation does.
+ */
 function shapeHash(document: DocumentNode): string {
   const withoutTypename = visit(document, {
     Field: (node) => (node.name.value === '__typename' && node.alias === undefined ? null : undefined),
   });
-  return sha256(printExecutableGraphQLDocument(withoutTypename));
+  return sha256(`${print(sortExecutableDocument(withoutTypename))}\n${mutationRootOrders(withoutTypename)}`);
+}
+
+/** Per mutation, its root fields' response keys in the order graphql-js runs them: first occurrence, through fragments. */
+function mutationRootOrders(document: DocumentNode): string {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const orders: string[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION || definition.operation !== OperationTypeNode.MUTATION) continue;
+    const keys = new Set<string>();
+    const entered = new Set<string>();
+    const walk = (selectionSet: SelectionSetNode) => {
+      for (const selection of selectionSet.selections) {
+        if (selection.kind === Kind.FIELD) keys.add((selection.alias ?? selection.name).value);
+        else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+        else if (!entered.has(selection.name.value)) {
+          entered.add(selection.name.value);
+          const fragment = fragments.get(selection.name.value);
+          if (fragment) walk(fragment.selectionSet);
+        }
+      }
+    };
+    walk(definition.selectionSet);
+    orders.push(`${definition.name?.value ?? ''}: ${[...keys].join(' ')}`);
+  }
+  return orders.join('\n');
 }
 
 function sha256(text: string): string {

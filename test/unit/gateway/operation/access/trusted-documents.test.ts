@@ -26,6 +26,28 @@ describe('TrustedDocuments', () => {
     expect(trusted.trusts(createHash('sha256').update(other).digest('hex'), parse(other), other)).toBe(false);
   });
 
+  it('keeps every string as it is: spaces inside a string are the argument, not layout', () => {
+    const byOwner = 'query ByOwner { notes(owner: "ann smith") { text id } }';
+    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${sha256Hex(byOwner)}`]: byOwner } }, true);
+    const relaidOut = 'query ByOwner {\n  notes( owner : "ann smith" ) {\n    id\n    text\n  }\n}';
+    expect(trusted.trusts(sha256Hex(relaidOut), parse(relaidOut), relaidOut)).toBe(true);
+    const spaced = 'query ByOwner { notes(owner: "ann   smith") { text id } }';
+    expect(trusted.trusts(sha256Hex(spaced), parse(spaced), spaced)).toBe(false);
+    const broken = 'query ByOwner { notes(owner: """ann\nsmith""") { text id } }';
+    expect(trusted.trusts(sha256Hex(broken), parse(broken), broken)).toBe(false);
+  });
+
+  it("trusts a mutation whose root fields run in the manifest's order only, through the fragments spread at its root too; below them, any order", () => {
+    const steps = 'mutation Swap($id: ID!) { ...Steps } fragment Steps on Mutation { deleteNote(id: $id) createNote(input: { text: "t" }) { id text } }';
+    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${sha256Hex(steps)}`]: steps } }, true);
+    const reordered = 'mutation Swap($id: ID!) { ...Steps } fragment Steps on Mutation { createNote(input: { text: "t" }) { id text } deleteNote(id: $id) }';
+    expect(trusted.trusts(sha256Hex(reordered), parse(reordered), reordered)).toBe(false);
+    const inline = 'mutation Swap($id: ID!) { ... on Mutation { createNote(input: { text: "t" }) { id text } } ...Steps } fragment Steps on Mutation { deleteNote(id: $id) createNote(input: { text: "t" }) { id text } }';
+    expect(trusted.trusts(sha256Hex(inline), parse(inline), inline)).toBe(false);
+    const below = 'mutation Swap($id: ID!) { ...Steps } fragment Steps on Mutation { deleteNote(id: $id) createNote(input: { text: "t" }) { text id } }';
+    expect(trusted.trusts(sha256Hex(below), parse(below), below)).toBe(true);
+  });
+
   it('trusts a client printing with __typename added to every selection, as Apollo Client and urql send them, and no other addition', () => {
     const trusted = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true);
     const withTypename = 'query Me { me { __typename id name } __typename }';
