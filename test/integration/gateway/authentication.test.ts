@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, unauthenticated, type AuthOptions, type Gateway } from 'docjoin';
@@ -19,6 +20,11 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 const SECRET = 'a-test-secret-that-is-long-enough-for-hs256';
+/** A new public key of `type`, as PEM. */
+const pem = (type: 'ec' | 'rsa' | 'ed448', options: object) => {
+  const generate = generateKeyPairSync as (type: string, options: object) => { publicKey: KeyObject };
+  return String(generate(type, options).publicKey.export({ type: 'spki', format: 'pem' }));
+};
 
 const files = mongoForFile();
 let dbName: string;
@@ -106,8 +112,8 @@ describe('HS256 with issuer, audience and clock tolerance', () => {
   });
 });
 
-describe('RS256 and ES256 with a public key', () => {
-  it.each(['RS256', 'ES256'])('%s: verifies with the PEM key; a token of another key pair is refused', async (alg) => {
+describe('a public key: RSA, EC by its curve, Ed25519', () => {
+  it.each(['RS256', 'ES256', 'ES384', 'ES512', 'EdDSA'])('%s: verifies with the PEM key, its algorithm the default; a token of another key pair is refused', async (alg) => {
     const { generateKeyPair, exportSPKI, SignJWT } = await import('jose');
     const pair = await generateKeyPair(alg, { extractable: true });
     const stranger = await generateKeyPair(alg);
@@ -118,6 +124,17 @@ describe('RS256 and ES256 with a public key', () => {
       // An HS256 token whose secret is the public key's text (the classic algorithm confusion) is refused.
       const confused = await new SignJWT({ sub: 'ann', role: 'reader' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(await exportSPKI(pair.publicKey)));
       expect((await notes(gateway, bearer(confused))).body.errors?.[0]?.message).toBe('Unauthenticated: the token is signed with an algorithm this server does not accept');
+    });
+  });
+
+  it('refuses a token claiming another algorithm than the key verifies (ES256 for a P-384 key), with its signature forged, as 401', async () => {
+    const { generateKeyPair, exportSPKI } = await import('jose');
+    const pair = await generateKeyPair('ES384', { extractable: true });
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged = `${part({ alg: 'ES256' })}.${part({ sub: 'ann', role: 'reader', exp: 9_999_999_999 })}.${Buffer.alloc(64, 1).toString('base64url')}`;
+    await withGateway({ jwt: { publicKey: await exportSPKI(pair.publicKey) } }, async (gateway) => {
+      const answer = await notes(gateway, bearer(forged));
+      expect([answer.status, answer.body.errors?.map((error) => [error.extensions?.code, error.message])]).toEqual([401, [['UNAUTHENTICATED', 'Unauthenticated: the token is signed with an algorithm this server does not accept']]]);
     });
   });
 });
@@ -245,6 +262,11 @@ describe('options are checked at startup', () => {
     [{ jwt: { secret: SECRET, jwksUrl: 'https://issuer.test/jwks' } }, 'option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got secret and jwksUrl'],
     [{ jwt: { secret: SECRET, algorithms: ['none'] } }, 'option auth.jwt.algorithms must list signing algorithms such as ["RS256"] ("none" is never accepted), got ["none"]'],
     [{ jwt: { jwksUrl: 'ftp://issuer.test/jwks' } }, 'option auth.jwt.jwksUrl must be an http(s) URL, got "ftp://issuer.test/jwks"'],
+    // jose fails inside on such a key or algorithm at each request: refused before the first.
+    [{ jwt: { publicKey: pem('ec', { namedCurve: 'secp384r1' }), algorithms: ['ES256', 'ES384'] } }, 'option auth.jwt.algorithms lists ES256, which the ec (secp384r1) public key cannot verify; it verifies ES384: list only those, or leave algorithms out for ES384'],
+    [{ jwt: { publicKey: pem('rsa', { modulusLength: 2048 }), algorithms: ['ES256'] } }, 'option auth.jwt.algorithms lists ES256, which the rsa public key cannot verify; it verifies RS256, RS384, RS512, PS256, PS384, PS512: list only those, or leave algorithms out for RS256'],
+    [{ jwt: { publicKey: pem('ec', { namedCurve: 'secp256k1' }) } }, 'option auth.jwt.publicKey is an ec (secp256k1) key, which docjoin verifies no token with; use an RSA, an EC (P-256, P-384 or P-521) or an Ed25519 key'],
+    [{ jwt: { publicKey: pem('ed448', {}) } }, 'option auth.jwt.publicKey is an ed448 key, which docjoin verifies no token with; use an RSA, an EC (P-256, P-384 or P-521) or an Ed25519 key'],
     // A value that is no options object left every request anonymous; a name for a function failed every request.
     [5 as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got 5'],
     [[] as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got an array'],

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, KeyObject } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { PublicErrorCode } from '../../errors/public-error-code';
 import { GatewayOptionError } from '../../errors/internal-errors';
@@ -21,11 +21,11 @@ export interface Viewer {
 export interface JwtOptions {
   /** HS256 (HS384, HS512 with `algorithms`): the shared secret, at least 32 characters. */
   readonly secret?: string;
-  /** RS256 or ES256 (PS256, ES384… with `algorithms`): the issuer's public key, PEM (SPKI). */
+  /** The issuer's public key, PEM (SPKI): RSA (RS256 by default; RS384… PS512 with `algorithms`), EC on P-256, P-384 or P-521 (ES256, ES384, ES512), or Ed25519 (EdDSA). */
   readonly publicKey?: string;
   /** RS256 / ES256 keys from the issuer's JWKS, fetched on first use, cached 10 minutes, fetched again for an unknown `kid` (key rotation). */
   readonly jwksUrl?: string;
-  /** The algorithms accepted (default: HS256 for a secret; the key's own for a public key; RS256 and ES256 for a JWKS). `none` never is. */
+  /** The algorithms accepted (default: HS256 for a secret; the key's own for a public key, refused at startup if it cannot verify one listed; RS256 and ES256 for a JWKS). `none` never is. */
   readonly algorithms?: readonly string[];
   /** The `iss` a token must carry. */
   readonly issuer?: string | readonly string[];
@@ -210,7 +210,7 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
       throw new AuthOptionError(`option auth.jwt.publicKey must be a PEM public key ("-----BEGIN PUBLIC KEY-----…"): ${(error as Error).message}`);
     }
     key = publicKey;
-    algorithms = options.algorithms ?? [publicKey.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256'];
+    algorithms = options.algorithms ?? [usualAlgorithmOf(publicKey)];
   } else {
     let url: URL;
     try {
@@ -225,6 +225,7 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
   if (!Array.isArray(algorithms) || algorithms.length === 0 || algorithms.some((algorithm) => typeof algorithm !== 'string' || algorithm.toLowerCase() === 'none')) {
     throw new AuthOptionError(`option auth.jwt.algorithms must list signing algorithms such as ["RS256"] ("none" is never accepted), got ${JSON.stringify(algorithms)}`);
   }
+  if (key instanceof KeyObject) refuseAlgorithmsTheKeyCannotVerify(key, algorithms);
   const tolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_S;
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) throw new AuthOptionError(`option auth.jwt.clockToleranceSeconds must be a number of seconds from 0, got ${JSON.stringify(tolerance)}`);
   const verifyOptions = {
@@ -246,6 +247,48 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
       throw refusal(error, jose.errors, remote);
     }
   };
+}
+
+/** The signing algorithms of an EC key's curve (Node's name for it), one each. */
+const EC_ALGORITHMS: Readonly<Record<string, string>> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' };
+
+/** The JWS algorithms jose verifies tokens with `publicKey` by, the usual one first: by its type, and an EC key's curve. */
+function verifiableAlgorithms(publicKey: KeyObject): readonly string[] {
+  switch (publicKey.asymmetricKeyType) {
+    case 'rsa':
+      return ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+    case 'ec': {
+      const algorithm = EC_ALGORITHMS[publicKey.asymmetricKeyDetails?.namedCurve ?? ''];
+      return algorithm === undefined ? [] : [algorithm];
+    }
+    case 'ed25519':
+      return ['EdDSA', 'Ed25519'];
+    default:
+      return [];
+  }
+}
+
+/** How a refusal names a public key: its type, and an EC key's curve. */
+function keyKind(publicKey: KeyObject): string {
+  const curve = publicKey.asymmetricKeyDetails?.namedCurve;
+  return `${publicKey.asymmetricKeyType ?? 'unknown'}${curve === undefined ? '' : ` (${curve})`}`;
+}
+
+/** The algorithm tokens signed by `publicKey`'s pair usually use; refused at startup for a key jose verifies no token with (Ed448, an EC key on secp256k1). */
+function usualAlgorithmOf(publicKey: KeyObject): string {
+  const [usual] = verifiableAlgorithms(publicKey);
+  if (usual === undefined) throw new AuthOptionError(`option auth.jwt.publicKey is an ${keyKind(publicKey)} key, which docjoin verifies no token with; use an RSA, an EC (P-256, P-384 or P-521) or an Ed25519 key`);
+  return usual;
+}
+
+/** Algorithms jose cannot verify by `publicKey` (ES256 with a P-384 key), which would fail inside jose at each request: refused at startup. */
+function refuseAlgorithmsTheKeyCannotVerify(publicKey: KeyObject, algorithms: readonly string[]): void {
+  const verifiable = verifiableAlgorithms(publicKey);
+  const unverifiable = algorithms.filter((algorithm) => !verifiable.includes(algorithm));
+  if (unverifiable.length === 0) return;
+  // A key that verifies nothing is refused as such, whatever was listed.
+  usualAlgorithmOf(publicKey);
+  throw new AuthOptionError(`option auth.jwt.algorithms lists ${unverifiable.join(', ')}, which the ${keyKind(publicKey)} public key cannot verify; it verifies ${verifiable.join(', ')}: list only those, or leave algorithms out for ${verifiable[0]}`);
 }
 
 /**
