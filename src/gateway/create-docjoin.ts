@@ -453,7 +453,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     onDatabaseUnavailable: () => availability.unavailable('a request could not reach it'),
     onDatabaseReached: () => availability.available(),
   });
-  const formatError = createFormatError({ production: settings.production, onInternalError: (error) => logger.error({ err: error, ...unservableValue(schema, error) }, 'an operation failed with an internal error') });
+  const formatError = createFormatError({ production: settings.production, hideSuggestions: settings.introspection !== true, onInternalError: (error) => logger.error({ err: error, ...unservableValue(schema, error) }, 'an operation failed with an internal error') });
   return {
     schema,
     compiledExecution: ({ mutationsAndHandWrittenRoots, ...shaping } = {}) =>

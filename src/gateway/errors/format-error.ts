@@ -10,9 +10,9 @@ import { cutQuotedInputs } from './quote-input';
  * GraphQLErrors that already carry a public code keep it (even when graphql-js wrapped them, e.g. a
  * DateTime literal that failed to parse during validation).
  */
-export function createFormatError(options: { production: boolean; onInternalError?: (error: unknown) => void }) {
+export function createFormatError(options: { production: boolean; hideSuggestions?: boolean; onInternalError?: (error: unknown) => void }) {
   return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const formatted = { ...given, message: cutQuotedInputs(given.message) };
+    const formatted = { ...given, message: cutQuotedInputs(options.hideSuggestions ? withoutSuggestion(given.message) : given.message) };
     const publicCode = findPublicCode(error);
     if (
       publicCode === PublicErrorCode.BAD_USER_INPUT ||
@@ -107,4 +107,13 @@ function findCause(error: unknown, predicate: (e: unknown) => boolean): unknown 
     else return undefined;
   }
   return undefined;
+}
+
+/**
+ * A message less the names graphql-js suggests at its end ("Did you mean the enum value "OPEN"?"):
+ * Apollo's hideSchemaDetailsFromClientErrors takes them from validation errors only, and a variable's
+ * value that does not coerce names its input type's fields and enum values the same way.
+ */
+function withoutSuggestion(message: string): string {
+  return message.replace(/ ?Did you mean(.+?)\?$/, '');
 }

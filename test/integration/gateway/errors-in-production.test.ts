@@ -50,6 +50,16 @@ describe('in production', () => {
     expect(below.errors).toEqual([{ message: 'Argument "if" of non-null type "Boolean!" must not be null.', locations: [{ line: 1, column: 63 }], path: ['books', 0], extensions: { code: 'BAD_USER_INPUT' } }]);
   });
 
+  it("names no enum value or input field a variable's value could have meant, as validation names no field (introspection is off)", async () => {
+    const status = await demo.gateway.execute({ query: 'query ($s: TaskStatus) { tasks(status: $s) { description } }', variables: { s: 'DNOE' } });
+    expect(status.errors).toEqual([{ message: 'Variable "$s" got invalid value "DNOE"; Value "DNOE" does not exist in "TaskStatus" enum.', locations: [{ line: 1, column: 8 }], extensions: { code: 'BAD_USER_INPUT' } }]);
+    const book = { name: 'N', isbn: '1', pages: 1, publishedAt: '2026-01-01T00:00:00.000Z', publisherId: '000000000000000000000001', authorIds: [], isbm: '2' };
+    const input = await demo.gateway.execute({ query: 'mutation ($i: PublishBookInput!) { publishBook(input: $i) { name } }', variables: { i: book } });
+    expect(input.errors?.map((error) => [error.extensions?.code, error.message.replace(/ \{.*\};/, ' …;')])).toEqual([['BAD_USER_INPUT', 'Variable "$i" got invalid value …; Field "isbm" is not defined by type "PublishBookInput".']]);
+    const field = await demo.gateway.execute({ query: '{ boks(first: 1) { name } }' });
+    expect(field.errors?.map((error) => error.message)).toEqual(['Cannot query field "boks" on type "Query".']);
+  });
+
   it('reports an after that is not an id as BAD_USER_INPUT without a stack trace', async () => {
     const result = await demo.gateway.execute({ query: '{ books(after: "bm90IGEgY3Vyc29y") { name } }' });
     expect(result.errors).toEqual([

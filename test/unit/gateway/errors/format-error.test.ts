@@ -19,6 +19,14 @@ describe('formatError', () => {
     });
   });
 
+  it('takes the names graphql-js suggests off the end of a message where schema details are hidden, and only there', () => {
+    const message = 'Variable "$s" got invalid value "DNOE"; Value "DNOE" does not exist in "TaskStatus" enum. Did you mean the enum value "DONE"?';
+    const error = new GraphQLError(message);
+    const given = { message, extensions: { code: 'BAD_USER_INPUT' } };
+    expect(createFormatError({ production: true, hideSuggestions: true })(given, error).message).toBe('Variable "$s" got invalid value "DNOE"; Value "DNOE" does not exist in "TaskStatus" enum.');
+    expect(production(given, error).message).toBe(message);
+  });
+
   it('maps database failures to DATABASE_UNAVAILABLE without their details', () => {
     const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
     const selection = new MongoServerSelectionError('Server selection timed out after 5000 ms', { type: 'Unknown', servers: new Map() } as unknown as ConstructorParameters<typeof MongoServerSelectionError>[1]);
