@@ -75,3 +75,42 @@ describe.each([['lt'], ['lte'], ['gt'], ['gte']])('a list filtered in memory by 
     expect(inMemory.map((item) => (item._id as ObjectId).toHexString())).toEqual(matched.map((item) => item._id.toHexString()));
   });
 });
+
+/** Values a path through an array of documents reaches: leaf arrays, documents lacking the field, scalars where documents go. */
+const THROUGH_ARRAYS: unknown[] = [
+  [{ tag: 'a' }, { tag: ['b', 'c'] }],
+  [{ tag: 'b' }],
+  [{ tag: 'd' }, { other: 1 }],
+  [{ tag: null }],
+  [],
+  ['b', 'c'],
+  [[{ tag: 'b' }]],
+  { tag: ['c', null] },
+  { tag: [] },
+  { tag: 'ba' },
+  'b',
+  null,
+];
+const CONDITIONS: ReadonlyArray<[string, FieldCondition]> = [
+  ['"b"', 'b'],
+  ['null', null],
+  ['ne "c"', { ne: 'c' }],
+  ['ne null', { ne: null }],
+  ['in [null, "zz"]', { in: [null, 'zz'] }],
+  ['in ["b", "d"]', { in: ['b', 'd'] }],
+  ['prefix "b"', { prefix: 'b' }],
+  ['gt "b"', { gt: 'b' }],
+  ['lte "b"', { lte: 'b' }],
+];
+
+describe('a list filtered in memory by a path through arrays of documents', () => {
+  it.each(CONDITIONS)('keeps what MongoDB matches against %s', async (name, condition) => {
+    const db = file.mongo.freshDb(`in_memory_through_${name.replace(/\W+/g, '_')}`);
+    const items = db.collection<{ _id: ObjectId }>('items');
+    await items.insertMany(THROUGH_ARRAYS.map((value, index) => ({ _id: ObjectId.createFromTime(index + 1), ...(value !== undefined && { meta: value }) })));
+    const matched = await items.find(toMongoFilter({ 'meta.tag': condition }), { sort: { _id: 1 } }).toArray();
+    const all = await items.find({}, { sort: { _id: 1 } }).toArray();
+    const inMemory = filterAndSort(all, [{ 'meta.tag': condition }], undefined);
+    expect(inMemory.map((item) => (item._id as ObjectId).toHexString())).toEqual(matched.map((item) => item._id.toHexString()));
+  });
+});

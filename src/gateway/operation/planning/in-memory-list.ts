@@ -4,7 +4,7 @@ import { compareSortValues, extremeValue } from '../../../bson/sort-value';
 import { TypeRank, typeRank } from '../../../bson/type-rank';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
-import { ownValue, readPath } from '../../documents/read-path';
+import { ownValue } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
@@ -16,12 +16,22 @@ import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
  * MongoDB's sort order (kinds ranked, nulls first; an array sorts by its smallest or largest element).
  */
 export function filterAndSort(documents: readonly StoredDocument[], filters: readonly RootFilter[], sort: readonly SortKey[] | undefined): StoredDocument[] {
-  const kept = filters.length === 0 ? [...documents] : documents.filter((document) => filters.every((filter) => Object.entries(filter).every(([path, condition]) => matches(readPath(document, path), condition))));
+  const kept = filters.length === 0 ? [...documents] : documents.filter((document) => filters.every((filter) => Object.entries(filter).every(([path, condition]) => matches(leavesAt(document, path), condition))));
   return sort === undefined ? kept : sortInMongoOrder(kept, sort);
 }
 
-function matches(stored: unknown, condition: FieldCondition): boolean {
-  const values = Array.isArray(stored) ? stored : [stored];
+/**
+ * The values a condition on `path` tests, as MongoDB's matcher takes them: each value the path reaches
+ * (a document of a crossed array lacking the field reaches a missing one, which equals null), and
+ * each element of one that is an array.
+ */
+function leavesAt(document: StoredDocument, path: string): unknown[] {
+  const reached: unknown[] = [];
+  reach(document, path.split('.'), 0, reached);
+  return reached.flatMap((value) => (Array.isArray(value) ? [value, ...value] : [value]));
+}
+
+function matches(values: readonly unknown[], condition: FieldCondition): boolean {
   if (!isOperator(condition)) return values.some((value) => equal(value, condition));
   const [operator, operand] = Object.entries(condition)[0]!;
   switch (operator) {
