@@ -123,9 +123,13 @@ describe('round trips of an anchored page', () => {
           $and: [
             { postId: '?' },
             {
+              // Each branch guarded against a createdAt array placed elsewhere by another element ($nor).
               $or: [
-                { $or: [{ createdAt: { $lt: '?' } }, { createdAt: { $type: '?' } }, { createdAt: '?' }] },
-                { createdAt: { $eq: '?' }, $or: [{ _id: { $lt: '?' } }, { _id: { $type: '?' } }, { _id: '?' }] },
+                {
+                  $or: [{ createdAt: { $lt: '?' } }, { createdAt: { $type: '?' } }, { createdAt: '?' }, { createdAt: { $exists: '?' } }, { createdAt: { $size: '?' } }],
+                  $nor: [{ createdAt: { $type: '?' } }, { createdAt: { $gte: '?' } }],
+                },
+                { createdAt: { $eq: '?' }, $or: [{ _id: { $lt: '?' } }, { _id: { $type: '?' } }, { _id: '?' }], $nor: [{ createdAt: { $type: '?' } }, { createdAt: { $gt: '?' } }] },
               ],
             },
           ],

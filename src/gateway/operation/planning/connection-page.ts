@@ -1,4 +1,4 @@
-import { readPath } from '../../documents/read-path';
+import { sortPosition } from './in-memory-list';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { GraphQLError } from 'graphql';
@@ -78,7 +78,7 @@ export function toConnection(page: ConnectionPage, documents: readonly StoredDoc
 }
 
 function cursorOf(page: ConnectionPage, parent: string | undefined, node: StoredDocument): string | GraphQLError {
-  const values = page.sort.map((key) => readPath(node, key.path));
+  const values = sortPosition(node, page.sort);
   if (cursorCanHold(values)) return encodeCursor({ list: page.list, parent }, values);
   return valueOutOfRange(`${page.coordinate}: no cursor can hold the position of the item with _id ${quoteInput(node._id)}: ${outOfRangePosition(page.sort)}`);
 }

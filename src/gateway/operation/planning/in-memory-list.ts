@@ -1,6 +1,6 @@
 import { isNaNNumber } from '../../../bson/bson-number';
 import { compareValues } from '../../../bson/compare-values';
-import { compareSortValues, extremeValue } from '../../../bson/sort-value';
+import { compareSortValues, EMPTY_ARRAY, extremeValue } from '../../../bson/sort-value';
 import { TypeRank, typeRank } from '../../../bson/type-rank';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
@@ -71,6 +71,17 @@ function sortInMongoOrder(documents: StoredDocument[], sort: readonly SortKey[])
 export function sortsAfter(document: StoredDocument, anchor: StoredDocument, sort: readonly SortKey[]): boolean {
   const segments = sort.map((key) => key.path.split('.'));
   return compareInOrder(sortValues(document, sort, segments), sortValues(anchor, sort, segments), sort) > 0;
+}
+
+/**
+ * Where `document` stands in the order `sort` gives, as a keyset page's position: for each key the
+ * value MongoDB sorts it by (sortValue: a path reaching an array or several values stands at the
+ * smallest ascending, the largest descending), an empty array as `[]`. A page after it is then read
+ * from there, where the whole array would have matched only other arrays.
+ */
+export function sortPosition(document: StoredDocument, sort: readonly SortKey[]): unknown[] {
+  const segments = sort.map((key) => key.path.split('.'));
+  return sortValues(document, sort, segments).map((value) => (value === EMPTY_ARRAY ? [] : value));
 }
 
 function sortValues(document: StoredDocument, sort: readonly SortKey[], segments: readonly (readonly string[])[]): unknown[] {

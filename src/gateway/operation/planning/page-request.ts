@@ -1,7 +1,6 @@
 import { ObjectId } from 'bson';
 import { holdsKeyAt } from '../../documents/key-string';
-import { sortsAfter } from './in-memory-list';
-import { readPath } from '../../documents/read-path';
+import { sortPosition, sortsAfter } from './in-memory-list';
 import { badUserInput, valueOutOfRange } from '../../errors/public-error-code';
 import { cursorCanHold, outOfRangePosition } from './cursor';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -130,7 +129,7 @@ export function anchoredFilter(
   if (page.anchor.ownerPath !== undefined && owner !== undefined && !holdsKeyAt(anchor, page.anchor.ownerPath, owner.key)) {
     throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
   }
-  const position = page.sort.map((key) => readPath(anchor, key.path));
+  const position = sortPosition(anchor, page.sort);
   if (!cursorCanHold(position)) throw valueOutOfRange(`after: no page can start after ${typeName} ${id}: ${outOfRangePosition(page.sort)}`);
   if (page.anchor.inBound !== undefined) return page.filter;
   const keyset = afterFilter(page.sort, position);

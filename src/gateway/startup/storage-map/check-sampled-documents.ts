@@ -3,7 +3,6 @@ import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import { isPlainObject, type StoredDocument } from '../../documents/stored-document';
 import { isProvidedScalar } from '../scalars/provided-scalars';
-import { cursorPagedOrders, type CursorPagedOrder } from './check-cursor-sorts';
 import type { RelationField, StorageMap, StoredField, TypeStorage } from './storage-map-types';
 
 /**
@@ -61,14 +60,12 @@ export async function checkSampledDocuments(
     if (!sample) samples.set(collection, (sample = existing.has(collection) ? source.sampleDocuments(collection, DOCUMENT_SAMPLE) : Promise.resolve([])));
     return sample;
   };
-  const cursorOrders = schema === undefined ? [] : cursorPagedOrders(schema, storageMap);
   for (const type of storageMap.types.values()) {
     if (type.collection === undefined || !existing.has(type.collection)) continue;
     const sample = await sampleOf(type.collection);
     if (sample.length === 0) continue;
     const sampled = `${sample.length} sampled ${type.collection} documents`;
     const of = `of ${sampled}`;
-    warnings.push(...arraysInCursorOrders(cursorOrders, type, sample, of, schema));
     const otherIds = sample.filter((document) => document._id !== undefined && bsonType(document._id) !== 'ObjectId');
     if (otherIds.length > 0) {
       // 24 hex digits pass as an ObjectId's, so those ids are not refused but name another value.
@@ -126,31 +123,6 @@ export async function checkSampledDocuments(
     }
   }
   return { problems, warnings, incompleteCopies };
-}
-
-/**
- * A field paged by cursor sorting by a value some documents hold as an array: MongoDB places such a
- * document by one element while a page's condition matches it by any, so pages skip or repeat it. A
- * declared field of a known type has its own warning for it (describeMismatch); this one covers what
- * docjoin cannot know the shape of: a scalar of your own (JSON), a path inside one, an undeclared path.
- */
-function arraysInCursorOrders(orders: readonly CursorPagedOrder[], type: TypeStorage, sample: readonly StoredDocument[], of: string, schema: GraphQLSchema | undefined): string[] {
-  const warnings = new Map<string, string>();
-  for (const { coordinate, targetType, name, keys } of orders) {
-    if (targetType !== type.typeName) continue;
-    for (const { path } of keys) {
-      const field = [...type.fields.values()].find((stored) => stored.kind === 'stored' && stored.path === path);
-      const typeChecked = field?.kind === 'stored' && (field.valueType.isList || expectedOf(field, schema) !== undefined);
-      const arrays = typeChecked ? 0 : sample.filter((document) => Array.isArray(readPath(document, path))).length;
-      const sortedBy = `${coordinate}\u0000${path}`;
-      if (arrays === 0 || warnings.has(sortedBy)) continue;
-      warnings.set(
-        sortedBy,
-        `${coordinate}: pages by cursor, and ${name} sorts by "${path}", which holds an array in ${arrays} ${of}: MongoDB orders such a document by its smallest element (its largest, descending) while a page's condition matches any element, so pages may skip or repeat it; store one value there, or page ${coordinate} with first only`,
-      );
-    }
-  }
-  return [...warnings.values()];
 }
 
 /** What the sample tells besides the problems and the warnings. */
@@ -366,8 +338,7 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
     return `${declared}, but "${path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; ${converted('double', '$toDecimal', 'store Decimal128 values')}`;
   }
   const holdsArrays = !field.valueType.isList && (Array.isArray(first) || mismatch.otherKinds.has('an array'));
-  // A page's condition matches an array when any element is past the last item, while the sort places it by one element.
-  const arrays = holdsArrays ? '; an array it orders by its smallest element (its largest, descending), which pages of that list cannot follow: they may skip or repeat those documents' : '';
+  const arrays = holdsArrays ? '; an array it orders by its smallest element, its largest descending' : '';
   return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others${arrays}); store ${field.valueType.name} values there, or declare the type the data holds`;
 }
 

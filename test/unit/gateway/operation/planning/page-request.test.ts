@@ -3,7 +3,7 @@ import { anchoredFilter, parseAfter, planPage, validateFirst } from '../../../..
 import { parseSort } from '../../../../../src/gateway/startup/storage-map/parse-sort';
 import type { SortKey } from '../../../../../src/gateway/startup/storage-map/storage-map-types';
 import { codeOf } from '../../../../support/graphql-error-code';
-import { datesBefore, idsAfter, idsBefore } from '../../../../support/keyset-shapes';
+import { afterDateAndId, idsAfter, idsBefore } from '../../../../support/keyset-shapes';
 import { storedWithDateAt } from '../../../../support/out-of-range-date';
 
 /** What the refusal of a missing `after` item adds (page-request.ts). */
@@ -73,7 +73,7 @@ describe('after', () => {
     expect(page).toMatchObject({ limit: 3, filter: undefined, anchor: { id }, signature: '65a000000000000000000001|' });
     expect([...page.anchor!.projection]).toEqual([['_id', 1], ['createdAt', 1]]);
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $or: [datesBefore(createdAt), { createdAt: { $eq: createdAt }, ...idsBefore(id) }],
+      ...afterDateAndId(createdAt, id),
     });
   });
 
@@ -82,7 +82,7 @@ describe('after', () => {
     const page = planPage({ after: id.toHexString(), before }, newestFirst, { acceptsFirst: true });
     expect(page.filter).toEqual({ createdAt: { $lt: before } });
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $and: [{ $or: [datesBefore(createdAt), { createdAt: { $eq: createdAt }, ...idsBefore(id) }] }, { createdAt: { $lt: before } }],
+      $and: [afterDateAndId(createdAt, id), { createdAt: { $lt: before } }],
     });
     expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', `after: no Comment with id "65a000000000000000000001"${ANCHOR_GONE}`]);
   });

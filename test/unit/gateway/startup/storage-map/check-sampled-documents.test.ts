@@ -122,9 +122,9 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
     ]);
   });
 
-  it('says pages of a list ordered by a scalar field holding arrays may skip or repeat them', async () => {
+  it('says a list ordered by a scalar field holding arrays orders them by one element', async () => {
     expect(await check([{ note: ['a', 'b'] }, { note: 'c' }])).toEqual([
-      'Order.note is String, but "note" holds an array in 1 of 2 sampled orders documents: reading it fails ("String cannot represent value: ["a", "b"]"), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others; an array it orders by its smallest element (its largest, descending), which pages of that list cannot follow: they may skip or repeat those documents); store String values there, or declare the type the data holds',
+      'Order.note is String, but "note" holds an array in 1 of 2 sampled orders documents: reading it fails ("String cannot represent value: ["a", "b"]"), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others; an array it orders by its smallest element, its largest descending); store String values there, or declare the type the data holds',
     ]);
   });
 
