@@ -81,6 +81,10 @@ export async function checkSampledDocuments(
     const counted = new Map(counters.filter((counter) => counter.collection === type.collection).map((counter) => [counter.path, counter.derived ?? 'counter']));
     const storedFields = new StoredFieldCheck(storageMap, schema, type.collection, warnings);
     storedFields.check(type, sample, { of, sampled, counted });
+    // As a copy some documents lack: read by query for every parent, and so estimated, until the next start.
+    for (const counter of counters) {
+      if (counter.collection === type.collection && sample.some((document) => (readPath(document, counter.path) ?? null) === null)) incompleteCopies.push(counter.coordinate);
+    }
     for (const relation of storageMap.relations.values()) {
       const join = relation.shapes.join;
       if (relation.typeName !== type.typeName || !join) continue;
@@ -230,7 +234,8 @@ class StoredFieldCheck {
     const missing = values.filter((value) => value === undefined || value === null).length;
     const derived = where.counted?.get(field.path);
     if (derived && missing > 0) {
-      this.warnings.push(`${field.coordinate}: the ${derived} is missing in ${missing} ${of}; run \`docjoin reconcile --fix\` to compute it`);
+      const read = derived === 'counter' ? 'count' : 'sum';
+      this.warnings.push(`${field.coordinate}: the ${derived} is missing in ${missing} ${of}; reads ${read} it by query for every ${field.typeName}, and the estimates count that query, until docjoin restarts after \`docjoin reconcile --fix\` computes it`);
       return;
     }
     if (missing === values.length) {
