@@ -18,7 +18,7 @@ export const TYPES_AFTER_DATES = ['timestamp', 'regex', 'javascript', 'maxKey'];
 
 /** After a date descending: the earlier ones, the types sorted before dates, null and a path reaching nothing, and an empty array (which sorts last). */
 export function datesBefore(date: Date, path = 'createdAt'): Record<string, unknown> {
-  return { $or: [{ [path]: { $lt: date } }, { [path]: { $type: TYPES_BEFORE_DATES } }, { [path]: null }, { [path]: { $exists: false } }, { [path]: { $size: 0 } }] };
+  return { $or: [{ [path]: { $lt: date } }, { [path]: { $type: TYPES_BEFORE_DATES } }, { [path]: null }, { [path]: { $exists: false } }, { [path]: { $eq: [] } }] };
 }
 
 /**

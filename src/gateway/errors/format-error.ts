@@ -115,5 +115,5 @@ function findCause(error: unknown, predicate: (e: unknown) => boolean): unknown 
  * value that does not coerce names its input type's fields and enum values the same way.
  */
 function withoutSuggestion(message: string): string {
-  return message.replace(/ ?Did you mean(.+?)\?$/, '');
+  return message.replace(/ ?Did you mean(.+?)\?$/s, '');
 }

@@ -126,7 +126,7 @@ describe('round trips of an anchored page', () => {
               // Each branch guarded against a createdAt array placed elsewhere by another element ($nor).
               $or: [
                 {
-                  $or: [{ createdAt: { $lt: '?' } }, { createdAt: { $type: '?' } }, { createdAt: '?' }, { createdAt: { $exists: '?' } }, { createdAt: { $size: '?' } }],
+                  $or: [{ createdAt: { $lt: '?' } }, { createdAt: { $type: '?' } }, { createdAt: '?' }, { createdAt: { $exists: '?' } }, { createdAt: { $eq: '?' } }],
                   $nor: [{ createdAt: { $type: '?' } }, { createdAt: { $gte: '?' } }],
                 },
                 { createdAt: { $eq: '?' }, $or: [{ _id: { $lt: '?' } }, { _id: { $type: '?' } }, { _id: '?' }], $nor: [{ createdAt: { $type: '?' } }, { createdAt: { $gt: '?' } }] },

@@ -93,8 +93,8 @@ function elementsBeyond(key: SortKey, value: unknown, level: 'strictly' | 'orLev
 /** The values of `key` strictly after `value` in its direction, as a condition. */
 function strictlyAfter(key: SortKey, value: unknown): Record<string, unknown> {
   const { path } = key;
-  // Descending, an empty array sorts after every value but MinKey (`_id` is never an array).
-  const emptyArrays = key.direction === -1 && path !== '_id' && typeRank(value) !== TypeRank.MinKey ? [{ $size: 0 }] : [];
+  // Descending, an empty array sorts after every value but MinKey (`_id` is never an array); `$eq: []` where an index serves the page, as no index serves `$size`.
+  const emptyArrays = key.direction === -1 && path !== '_id' && typeRank(value) !== TypeRank.MinKey ? [{ $eq: [] }] : [];
   // MinKey is the one type MongoDB sorts before null; `$exists`: a path through an array of numbers reaches nothing, which sorts as null.
   if (value === null) return key.direction === 1 ? { [path]: { $nin: [null, new MinKey()], $exists: true } } : anyOf(path, [{ $type: 'minKey' }, ...emptyArrays]);
   // An empty array sorts before every value (sortPosition): ascending, all but the empty arrays come after it; descending, none.

@@ -20,14 +20,14 @@ describe('afterFilter', () => {
     const [name] = (afterFilter(parseSort('name,-pages') as SortKey[], ['A', 7, id]).$or as Record<string, unknown>[]);
     expect(withoutGuard(name)).toEqual({ $or: [{ name: { $gt: 'A' } }, { name: { $type: ['object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'javascript', 'maxKey'] } }] });
     const [pages] = afterFilter(parseSort('-pages') as SortKey[], [7, id]).$or as Record<string, unknown>[];
-    expect(withoutGuard(pages)).toEqual({ $or: [{ pages: { $lt: 7 } }, { pages: Number.NaN }, { pages: { $type: ['minKey'] } }, { pages: null }, { pages: { $exists: false } }, { pages: { $size: 0 } }] });
+    expect(withoutGuard(pages)).toEqual({ $or: [{ pages: { $lt: 7 } }, { pages: Number.NaN }, { pages: { $type: ['minKey'] } }, { pages: null }, { pages: { $exists: false } }, { pages: { $eq: [] } }] });
   });
 
   it('after NaN ascending, every other number; descending, only what sorts before numbers', () => {
     const [ascending] = afterFilter(parseSort('score') as SortKey[], [Number.NaN, id]).$or as Record<string, unknown>[];
     expect((ascending!.$or as unknown[])[0]).toEqual({ score: { $gte: -Infinity } });
     const [descending] = afterFilter(parseSort('-score') as SortKey[], [Number.NaN, id]).$or as Record<string, unknown>[];
-    expect(withoutGuard(descending)).toEqual({ $or: [{ score: { $type: ['minKey'] } }, { score: null }, { score: { $exists: false } }, { score: { $size: 0 } }] });
+    expect(withoutGuard(descending)).toEqual({ $or: [{ score: { $type: ['minKey'] } }, { score: null }, { score: { $exists: false } }, { score: { $eq: [] } }] });
   });
 
   it('places null and missing values as MongoDB sorts them: first ascending (after MinKey), last descending', () => {
@@ -35,7 +35,7 @@ describe('afterFilter', () => {
     // $exists: a path through an array of numbers reaches nothing, which sorts as null.
     expect(withoutGuard(ascending)).toEqual({ price: { $nin: [null, new MinKey()], $exists: true } });
     const [descending] = afterFilter(parseSort('-price') as SortKey[], [null, id]).$or as Record<string, unknown>[];
-    expect(withoutGuard(descending)).toEqual({ $or: [{ price: { $type: 'minKey' } }, { price: { $size: 0 } }] });
+    expect(withoutGuard(descending)).toEqual({ $or: [{ price: { $type: 'minKey' } }, { price: { $eq: [] } }] });
   });
 
   it('matches only the ties after the last type in its direction: never an empty $or, which MongoDB refuses', () => {
