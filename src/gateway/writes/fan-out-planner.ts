@@ -32,7 +32,8 @@ export function planSourceUpdate(
 ): SourceUpdatePlan {
   const sourceId = target.sourceId;
   const inSource = sourceId === undefined ? [] : copiesInSource(model, sourceType, changes);
-  const arrays = distinct(inSource.map(({ location }) => outerArrayPath(location)));
+  const arrays = arraysHoldingCopies(inSource);
+  // The document without its arrays first: one matching none, between two statements (no transaction), is refused as not found, and a child's insert creates an array where there was none.
   const statements = subsetsOf(arrays).map((held): UpdateStatement => {
     const sourceSet: Record<string, unknown> = { ...$set };
     const arrayFilters: StoredDocument[] = [];
@@ -58,12 +59,16 @@ export function planSourceUpdate(
  * total) sends them one by one until one matches.
  */
 export function sourceStatementCount(model: WriteModel, sourceType: string, fields: readonly string[]): number {
-  const inSource = copiesInSource(model, sourceType, Object.fromEntries(fields.map((name) => [name, null])));
-  return 2 ** distinct(inSource.map(({ location }) => outerArrayPath(location))).length;
+  return 2 ** arraysHoldingCopies(copiesInSource(model, sourceType, Object.fromEntries(fields.map((name) => [name, null])))).length;
 }
 
 function copiesInSource(model: WriteModel, sourceType: string, changes: Readonly<Record<string, unknown>>): ReturnType<typeof copiesOf> {
   return copiesOf(model, sourceType, changes).filter(({ location }) => location.inSourceDocument);
+}
+
+/** The arrays of the source document the copies in it sit in, each once. */
+function arraysHoldingCopies(inSource: ReturnType<typeof copiesOf>): string[] {
+  return distinct(inSource.map(({ location }) => outerArrayPath(location)));
 }
 
 /** The path of the first array a copy inside its source document sits in (`recentLogs` for `recentLogs.host`): a bounded array, so there is one. */
@@ -75,9 +80,9 @@ function outerArrayPath(location: SnapshotLocation): string {
     .join('.');
 }
 
-/** Every subset of `paths`, the whole first. */
+/** Every subset of `paths`, the empty one first. */
 function subsetsOf(paths: readonly string[]): string[][] {
-  return paths.reduce<string[][]>((subsets, path) => subsets.flatMap((subset) => [[...subset, path], subset]), [[]]);
+  return paths.reduce<string[][]>((subsets, path) => subsets.flatMap((subset) => [subset, [...subset, path]]), [[]]);
 }
 
 /**

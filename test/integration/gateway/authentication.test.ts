@@ -264,9 +264,10 @@ describe('options are checked at startup', () => {
     [{ jwt: { jwksUrl: 'ftp://issuer.test/jwks' } }, 'option auth.jwt.jwksUrl must be an http(s) URL, got "ftp://issuer.test/jwks"'],
     // jose fails inside on such a key or algorithm at each request: refused before the first.
     [{ jwt: { publicKey: pem('ec', { namedCurve: 'secp384r1' }), algorithms: ['ES256', 'ES384'] } }, 'option auth.jwt.algorithms lists ES256, which the ec (secp384r1) public key cannot verify; it verifies ES384: list only those, or leave algorithms out for ES384'],
-    [{ jwt: { publicKey: pem('rsa', { modulusLength: 2048 }), algorithms: ['ES256'] } }, 'option auth.jwt.algorithms lists ES256, which the rsa public key cannot verify; it verifies RS256, RS384, RS512, PS256, PS384, PS512: list only those, or leave algorithms out for RS256'],
-    [{ jwt: { publicKey: pem('ec', { namedCurve: 'secp256k1' }) } }, 'option auth.jwt.publicKey is an ec (secp256k1) key, which docjoin verifies no token with; use an RSA, an EC (P-256, P-384 or P-521) or an Ed25519 key'],
-    [{ jwt: { publicKey: pem('ed448', {}) } }, 'option auth.jwt.publicKey is an ed448 key, which docjoin verifies no token with; use an RSA, an EC (P-256, P-384 or P-521) or an Ed25519 key'],
+    [{ jwt: { publicKey: pem('rsa', { modulusLength: 2048 }), algorithms: ['ES256'] } }, 'option auth.jwt.algorithms lists ES256, which the rsa (2048 bits) public key cannot verify; it verifies RS256, RS384, RS512, PS256, PS384, PS512: list only those, or leave algorithms out for RS256'],
+    [{ jwt: { publicKey: pem('ec', { namedCurve: 'secp256k1' }) } }, 'option auth.jwt.publicKey is an ec (secp256k1) key, which docjoin verifies no token with; use an RSA key of at least 2048 bits, an EC key (P-256, P-384 or P-521) or an Ed25519 key'],
+    [{ jwt: { publicKey: pem('rsa', { modulusLength: 1024 }) } }, 'option auth.jwt.publicKey is an rsa (1024 bits) key, which docjoin verifies no token with; use an RSA key of at least 2048 bits, an EC key (P-256, P-384 or P-521) or an Ed25519 key'],
+    [{ jwt: { publicKey: pem('ed448', {}) } }, 'option auth.jwt.publicKey is an ed448 key, which docjoin verifies no token with; use an RSA key of at least 2048 bits, an EC key (P-256, P-384 or P-521) or an Ed25519 key'],
     // A value that is no options object left every request anonymous; a name for a function failed every request.
     [5 as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got 5'],
     [[] as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got an array'],

@@ -252,11 +252,14 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
 /** The signing algorithms of an EC key's curve (Node's name for it), one each. */
 const EC_ALGORITHMS: Readonly<Record<string, string>> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' };
 
+/** jose verifies with no RSA key shorter than this. */
+const MIN_RSA_BITS = 2048;
+
 /** The JWS algorithms jose verifies tokens with `publicKey` by, the usual one first: by its type, and an EC key's curve. */
 function verifiableAlgorithms(publicKey: KeyObject): readonly string[] {
   switch (publicKey.asymmetricKeyType) {
     case 'rsa':
-      return ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+      return (publicKey.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_RSA_BITS ? [] : ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
     case 'ec': {
       const algorithm = EC_ALGORITHMS[publicKey.asymmetricKeyDetails?.namedCurve ?? ''];
       return algorithm === undefined ? [] : [algorithm];
@@ -270,14 +273,15 @@ function verifiableAlgorithms(publicKey: KeyObject): readonly string[] {
 
 /** How a refusal names a public key: its type, and an EC key's curve. */
 function keyKind(publicKey: KeyObject): string {
-  const curve = publicKey.asymmetricKeyDetails?.namedCurve;
-  return `${publicKey.asymmetricKeyType ?? 'unknown'}${curve === undefined ? '' : ` (${curve})`}`;
+  const { namedCurve, modulusLength } = publicKey.asymmetricKeyDetails ?? {};
+  const detail = namedCurve ?? (modulusLength === undefined ? undefined : `${modulusLength} bits`);
+  return `${publicKey.asymmetricKeyType ?? 'unknown'}${detail === undefined ? '' : ` (${detail})`}`;
 }
 
 /** The algorithm tokens signed by `publicKey`'s pair usually use; refused at startup for a key jose verifies no token with (Ed448, an EC key on secp256k1). */
 function usualAlgorithmOf(publicKey: KeyObject): string {
   const [usual] = verifiableAlgorithms(publicKey);
-  if (usual === undefined) throw new AuthOptionError(`option auth.jwt.publicKey is an ${keyKind(publicKey)} key, which docjoin verifies no token with; use an RSA, an EC (P-256, P-384 or P-521) or an Ed25519 key`);
+  if (usual === undefined) throw new AuthOptionError(`option auth.jwt.publicKey is an ${keyKind(publicKey)} key, which docjoin verifies no token with; use an RSA key of at least ${MIN_RSA_BITS} bits, an EC key (P-256, P-384 or P-521) or an Ed25519 key`);
   return usual;
 }
 

@@ -24,19 +24,19 @@ describe('snapshot fan-out', () => {
     expect(planSnapshotFanOut(model, 'Stock', id(1), { open: 1 })).toEqual([]);
   });
 
-  it('renaming a host: ONE command on the host sets its fields and the copies inside its recentLogs, or its fields alone where it holds no recentLogs array; then every message (a dotted $set)', () => {
+  it('renaming a host: ONE command on the host sets its fields alone where it holds no recentLogs array, or them and the copies inside its recentLogs; then every message (a dotted $set)', () => {
     const plan = planSourceUpdate(model, 'Host', { collection: 'hosts', filter: { _id: id(2) }, sourceId: id(2) }, { name: 'h', ipaddr: '10.0.0.1' }, { name: 'h', ipaddr: '10.0.0.1' });
     // MongoDB refuses $[e0] over a path holding no array: each statement is guarded by whether it does, so exactly one matches.
     expect(plan.source).toEqual({
       collection: 'hosts',
       statements: [
+        { filter: { $and: [{ _id: id(2) }, { recentLogs: { $not: { $type: 'array' } } }] }, update: { $set: { name: 'h', ipaddr: '10.0.0.1' } }, multi: false },
         {
           filter: { $and: [{ _id: id(2) }, { recentLogs: { $type: 'array' } }] },
           update: { $set: { name: 'h', ipaddr: '10.0.0.1', 'recentLogs.$[e0].host.name': 'h', 'recentLogs.$[e0].host.ipaddr': '10.0.0.1' } },
           arrayFilters: [{ 'e0.host.id': id(2) }],
           multi: false,
         },
-        { filter: { $and: [{ _id: id(2) }, { recentLogs: { $not: { $type: 'array' } } }] }, update: { $set: { name: 'h', ipaddr: '10.0.0.1' } }, multi: false },
       ],
     });
     expect(sourceStatementCount(model, 'Host', ['name'])).toBe(2);
