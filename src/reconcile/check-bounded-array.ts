@@ -3,7 +3,7 @@ import { keyString, readPath, readServerVersion, sortDocument, versionBefore, ty
 import { cloneValue, sameValue } from './canonical-value';
 import { fetchSnapshotSources } from './check-snapshot';
 import type { Repair } from './scan-batches';
-import { lookupKeys } from './lookup-keys';
+import { holdsOneOf, presentKeys } from './lookup-keys';
 
 /**
  * A bounded array must hold exactly its parent's first `limit` children in `sort` order, each an exact
@@ -23,7 +23,7 @@ export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readon
   return {
     projection: { _id: 1, [array.parentKey]: 1, [array.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
-      const keys = lookupKeys(batch.map((parent) => readPath(parent, array.parentKey)));
+      const keys = presentKeys(batch.map((parent) => readPath(parent, array.parentKey)));
       // A server that does not tell its version is taken to be a current one.
       hasTopN ??= serverVersion(db).then((version) => version === undefined || !versionBefore(version, TOP_N_SINCE));
       const groups = await db
@@ -62,8 +62,8 @@ export function childrenStages(array: Pick<BoundedArray, 'childCollection' | 'ch
   const byParent = { _id: `$${array.childKey}` };
   if (array.limit === undefined || hasTopN) {
     // `$topN` sorts within each parent's group, so no sort of every child of the batch goes before it.
-    if (array.limit !== undefined) return [{ $match: { [array.childKey]: { $in: keys } } }, { $group: { ...byParent, docs: { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } }];
-    return [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }, { $group: { ...byParent, docs: { $push: '$$ROOT' } } }];
+    if (array.limit !== undefined) return [{ $match: holdsOneOf(array.childKey, keys) }, { $group: { ...byParent, docs: { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } }];
+    return [{ $match: holdsOneOf(array.childKey, keys) }, { $sort: sortBy }, { $group: { ...byParent, docs: { $push: '$$ROOT' } } }];
   }
   const limit = array.limit;
   const page = (key: unknown): Document[] => [{ $match: { [array.childKey]: { $eq: key } } }, { $sort: sortBy }, { $limit: limit }];

@@ -2,7 +2,7 @@ import type { Db, Document } from 'mongodb';
 import { keyString, readPath, type CounterRule } from '../gateway';
 import { expectedInverse } from './expected-inverse';
 import type { Repair } from './scan-batches';
-import { lookupKeys } from './lookup-keys';
+import { holdsOneOf, presentKeys } from './lookup-keys';
 
 /** A counter must equal what it counts: children pointing at the parent, or the truth side of an inverse. */
 export function counterCheck(db: Db, counter: CounterRule) {
@@ -12,13 +12,13 @@ export function counterCheck(db: Db, counter: CounterRule) {
     projection: { _id: 1, [parentKey]: 1, [counter.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
       // A parent without its key has no children: `$in: [null]` would count the children that lack one.
-      const keys = lookupKeys(batch.map((parent) => readPath(parent, parentKey)));
+      const keys = presentKeys(batch.map((parent) => readPath(parent, parentKey)));
       const counts = new Map<string, number>();
       switch (source.kind) {
         case 'children': {
           const groups = await db
             .collection(source.childCollection)
-            .aggregate([{ $match: { [source.childKey]: { $in: keys } } }, { $group: { _id: `$${source.childKey}`, n: { $sum: 1 } } }])
+            .aggregate([{ $match: holdsOneOf(source.childKey, keys) }, { $group: { _id: `$${source.childKey}`, n: { $sum: 1 } } }])
             .toArray();
           for (const group of groups) counts.set(keyString(group._id), Number(group.n));
           break;

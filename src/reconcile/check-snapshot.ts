@@ -2,7 +2,7 @@ import type { Db, Document } from 'mongodb';
 import { keyString, readPath, type SnapshotLocation } from '../gateway';
 import { sameValue } from './canonical-value';
 import type { Repair } from './scan-batches';
-import { lookupKeys } from './lookup-keys';
+import { holdsOneOf, presentKeys } from './lookup-keys';
 import type { DriftReport } from './reconcile-types';
 
 /**
@@ -79,10 +79,10 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
   }
   const projection = Object.fromEntries([['_id', 1], ...location.fields.map((field) => [field.sourcePath, 1])]);
   const sources = new Map<string, Document>();
-  const keys = lookupKeys(ids.values());
+  const keys = presentKeys(ids.values());
   if (keys.length > 0) {
     // Read with their BSON types (a Long stays a Long), which is what a repair copies.
-    for (const source of await db.collection(location.sourceCollection).find({ _id: { $in: keys } } as Document, { projection, promoteValues: false }).toArray()) {
+    for (const source of await db.collection(location.sourceCollection).find(holdsOneOf('_id', keys) as Document, { projection, promoteValues: false }).toArray()) {
       sources.set(keyString(source._id), source);
     }
   }

@@ -2,7 +2,7 @@ import type { Db, Document } from 'mongodb';
 import { compareNumbers, plainNumber } from '../bson/bson-number';
 import { asTotalValue, keyString, readPath, type TotalRule } from '../gateway';
 import type { Repair } from './scan-batches';
-import { lookupKeys } from './lookup-keys';
+import { holdsOneOf, presentKeys } from './lookup-keys';
 
 /**
  * How far a running total of doubles may stray from `$sum` of the same values and still agree, in units
@@ -26,11 +26,11 @@ export function totalCheck(db: Db, total: TotalRule) {
     projection: { _id: 1, [total.parentKey]: 1, [total.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
       // A parent without its key has no children: `$in: [null]` would add up the children that lack one.
-      const keys = lookupKeys(batch.map((parent) => readPath(parent, total.parentKey)));
+      const keys = presentKeys(batch.map((parent) => readPath(parent, total.parentKey)));
       const magnitude = ofDoubles ? { magnitude: { $sum: { $cond: [{ $isNumber: summed }, { $abs: summed }, 0] } }, values: { $sum: 1 } } : {};
       const groups = await db
         .collection(total.childCollection)
-        .aggregate([{ $match: { [total.childKey]: { $in: keys } } }, { $group: { _id: `$${total.childKey}`, sum: { $sum: summed }, ...magnitude } }])
+        .aggregate([{ $match: holdsOneOf(total.childKey, keys) }, { $group: { _id: `$${total.childKey}`, sum: { $sum: summed }, ...magnitude } }])
         .toArray();
       const byKey = new Map(groups.map((group) => [keyString(group._id), group]));
       const repairs: Repair[] = [];

@@ -23,18 +23,21 @@ export interface IncomingReference {
  */
 export function incomingReferences(model: WriteModel, typeName: string): IncomingReference[] {
   const derived = new Set(model.inverses.map((inverse) => inverse.coordinate));
-  const collection = model.storageMap.types.get(typeName)?.collection;
-  // Another type over the same collection (Pen and Author over "authors") points at the same documents.
-  const pointsHere = (join: JoinShape) => join.targetType === typeName || (collection !== undefined && join.collection === collection);
   const references: IncomingReference[] = [];
   for (const field of model.storageMap.relations.values()) {
     const join = field.shapes.join;
-    if (!join || join.direction !== 'byKey' || !pointsHere(join) || derived.has(field.coordinate)) continue;
+    if (!join || join.direction !== 'byKey' || !joinsInto(model, join, typeName) || derived.has(field.coordinate)) continue;
     for (const owner of documentLocations(model.storageMap, field.typeName)) {
       references.push({ coordinate: field.coordinate, collection: owner.collection, path: owner.prefix === '' ? join.localField : `${owner.prefix}.${join.localField}` });
     }
   }
   return references;
+}
+
+/** Whether `join` reads `typeName` documents: joins to it, or into its collection through another type over it (Pen and Author over "authors"). */
+export function joinsInto(model: WriteModel, join: JoinShape, typeName: string): boolean {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  return join.targetType === typeName || (collection !== undefined && join.collection === collection);
 }
 
 /** The rules a delete from `collection` unfeeds: bounded arrays, counters and totals of its parents, inverse arrays of its references. */

@@ -1,6 +1,7 @@
 import { keyString } from '../documents/key-string';
 import { InvariantError } from '../errors/internal-errors';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations } from './insert-planner';
+import { joinsInto } from './delete-planner';
 import type { RelationField } from '../startup/storage-map/storage-map-types';
 import type { SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { MutationWritePlans, WriteOperation } from './write-plan';
@@ -161,7 +162,7 @@ export class ReferenceLocks {
       const join = model.storageMap.relations.get(relationOf(model, coordinate))?.shapes.join;
       const changedCopies = snapshots.filter(copiesChanged);
       // Deleted through its own type or another over the same collection (Author and Pen over "authors").
-      const deletedTargets = join === undefined ? [] : [...deleted].filter((typeName) => typeName === join.targetType || model.storageMap.types.get(typeName)?.collection === join.collection);
+      const deletedTargets = join === undefined ? [] : [...deleted].filter((typeName) => joinsInto(model, join, typeName));
       if (deletedTargets.length === 0 && changedCopies.length === 0) continue;
       this.#locked.add(coordinate);
       for (const typeName of deletedTargets) this.#deletedTypes.add(typeName);

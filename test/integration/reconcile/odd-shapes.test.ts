@@ -74,3 +74,29 @@ it('counts a copy whose key is Extended JSON parsed as plain JSON ({ $oid }) as 
     { customer: { id: { $oid: ann.toHexString() }, name: 'Ann' }, guests: [{ id: ann, name: 'Ann' }] },
   ]);
 });
+
+it('counts children by a parent key that is Extended JSON parsed as plain JSON, as the gateway joins them: by $eq, where $in would read it as an operator', async () => {
+  const teams = buildWriteModelFromSdl(
+    withDirectiveTypeDefs(/* GraphQL */ `
+      scalar JSON
+      type Query { teams: [Team!]! @list }
+      type Team @collection(name: "teams") {
+        id: ID!
+        code: JSON
+        members: [Member!]! @join(localField: "code", foreignField: "teamCode")
+        memberCount: Int! @counter(of: "Team.members")
+      }
+      type Member @collection(name: "members") { id: ID! teamCode: JSON }
+    `),
+  );
+  const db = file.mongo.freshDb('reconcile_odd_parent_keys');
+  const code = { $oid: '66c000000000000000000001' };
+  await db.collection('teams').insertMany([
+    { code, memberCount: 2 },
+    { code: 'plain', memberCount: 0 },
+  ]);
+  await db.collection('members').insertMany([{ teamCode: code }, { teamCode: code }, { teamCode: 'plain' }]);
+  const report = await reconcile(db, teams, { fix: true });
+  expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed])).toEqual([['Team.memberCount', 1, 1]]);
+  expect((await db.collection('teams').find({}, { sort: { _id: 1 }, projection: { _id: 0, memberCount: 1 } }).toArray()).map((team) => team.memberCount)).toEqual([2, 1]);
+});
