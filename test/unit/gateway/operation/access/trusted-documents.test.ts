@@ -6,6 +6,10 @@ import { GatewayOptionError } from '../../../../../src/gateway/errors/internal-e
 const text = 'query Me { me { id name } }';
 const sha256Hex = (document: string) => createHash('sha256').update(document).digest('hex');
 const hex = sha256Hex(text);
+/** Only `document` trusted, as a manifest of one entry gives it. */
+const trustingOnly = (document: string): TrustedDocuments => TrustedDocuments.load({ manifest: { [`sha256:${sha256Hex(document)}`]: document } }, true);
+/** Whether `trusted` runs `sent`, a client's text with its own hash. */
+const runs = (trusted: TrustedDocuments, sent: string): boolean => trusted.trusts(sha256Hex(sent), parse(sent), sent);
 
 describe('TrustedDocuments', () => {
   it('checks the manifest at startup: keys, hashes, readability', () => {
@@ -17,50 +21,50 @@ describe('TrustedDocuments', () => {
   });
 
   it('trusts a document by its hash, or by its text once normalized as graphql-codegen prints it', () => {
-    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true);
+    const trusted = trustingOnly(text);
     expect(trusted.only).toBe(true);
     expect(trusted.trusts(hex, undefined, text)).toBe(true);
     const reordered = 'query Me {\n  me {\n    name\n    id\n  }\n}';
-    expect(trusted.trusts(createHash('sha256').update(reordered).digest('hex'), parse(reordered), reordered)).toBe(true);
+    expect(runs(trusted, reordered)).toBe(true);
     const other = 'query Me { me { id name email } }';
-    expect(trusted.trusts(createHash('sha256').update(other).digest('hex'), parse(other), other)).toBe(false);
+    expect(runs(trusted, other)).toBe(false);
   });
 
   it('keeps every string as it is: spaces inside a string are the argument, not layout', () => {
     const byOwner = 'query ByOwner { notes(owner: "ann smith") { text id } }';
-    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${sha256Hex(byOwner)}`]: byOwner } }, true);
+    const trusted = trustingOnly(byOwner);
     const relaidOut = 'query ByOwner {\n  notes( owner : "ann smith" ) {\n    id\n    text\n  }\n}';
-    expect(trusted.trusts(sha256Hex(relaidOut), parse(relaidOut), relaidOut)).toBe(true);
+    expect(runs(trusted, relaidOut)).toBe(true);
     const spaced = 'query ByOwner { notes(owner: "ann   smith") { text id } }';
-    expect(trusted.trusts(sha256Hex(spaced), parse(spaced), spaced)).toBe(false);
+    expect(runs(trusted, spaced)).toBe(false);
     const broken = 'query ByOwner { notes(owner: """ann\nsmith""") { text id } }';
-    expect(trusted.trusts(sha256Hex(broken), parse(broken), broken)).toBe(false);
+    expect(runs(trusted, broken)).toBe(false);
   });
 
   it("trusts a mutation whose root fields run in the manifest's order only, through the fragments spread at its root too; below them, any order", () => {
     const steps = 'mutation Swap($id: ID!) { ...Steps } fragment Steps on Mutation { deleteNote(id: $id) createNote(input: { text: "t" }) { id text } }';
-    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${sha256Hex(steps)}`]: steps } }, true);
+    const trusted = trustingOnly(steps);
     const reordered = 'mutation Swap($id: ID!) { ...Steps } fragment Steps on Mutation { createNote(input: { text: "t" }) { id text } deleteNote(id: $id) }';
-    expect(trusted.trusts(sha256Hex(reordered), parse(reordered), reordered)).toBe(false);
+    expect(runs(trusted, reordered)).toBe(false);
     const inline = 'mutation Swap($id: ID!) { ... on Mutation { createNote(input: { text: "t" }) { id text } } ...Steps } fragment Steps on Mutation { deleteNote(id: $id) createNote(input: { text: "t" }) { id text } }';
-    expect(trusted.trusts(sha256Hex(inline), parse(inline), inline)).toBe(false);
+    expect(runs(trusted, inline)).toBe(false);
     const below = 'mutation Swap($id: ID!) { ...Steps } fragment Steps on Mutation { deleteNote(id: $id) createNote(input: { text: "t" }) { text id } }';
-    expect(trusted.trusts(sha256Hex(below), parse(below), below)).toBe(true);
+    expect(runs(trusted, below)).toBe(true);
   });
 
   it('trusts a client printing with __typename added to every selection, as Apollo Client and urql send them, and no other addition', () => {
-    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true);
+    const trusted = trustingOnly(text);
     const withTypename = 'query Me { me { __typename id name } __typename }';
-    expect(trusted.trusts(sha256Hex(withTypename), parse(withTypename), withTypename)).toBe(true);
+    expect(runs(trusted, withTypename)).toBe(true);
     // An aliased __typename is a field the manifest does not select: not trusted.
     const aliased = 'query Me { me { kind: __typename id name } }';
-    expect(trusted.trusts(sha256Hex(aliased), parse(aliased), aliased)).toBe(false);
+    expect(runs(trusted, aliased)).toBe(false);
     const widened = 'query Me { me { __typename id name email } }';
-    expect(trusted.trusts(sha256Hex(widened), parse(widened), widened)).toBe(false);
+    expect(runs(trusted, widened)).toBe(false);
   });
 
   it('with `only`, keeps a client printing of a trusted document by its hash, so it may send the hash alone next time', async () => {
-    const only = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true).cache();
+    const only = trustingOnly(text).cache();
     const withTypename = 'query Me { me { __typename id name } }';
     await only.set(`apq:${sha256Hex(withTypename)}`, withTypename);
     expect(await only.get(`apq:${sha256Hex(withTypename)}`)).toBe(withTypename);
@@ -72,7 +76,7 @@ describe('TrustedDocuments', () => {
   });
 
   it('serves the manifest by hash to Apollo, and registers other documents only when not `only`', async () => {
-    const only = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true).cache();
+    const only = trustingOnly(text).cache();
     expect(await only.get(`apq:${hex}`)).toBe(text);
     await only.set('apq:abc', '{ x }');
     expect(await only.get('apq:abc')).toBeUndefined();
