@@ -60,7 +60,8 @@ export function isAtOrUnder(path: string, prefix: string): boolean {
 const splitPaths = new Map<string, readonly string[]>();
 const MAX_SPLIT_PATHS = 10_000;
 
-function segmentsOf(path: string): readonly string[] {
+/** A dot-notation path's names, split once per path (the split is cached). */
+export function segmentsOf(path: string): readonly string[] {
   let segments = splitPaths.get(path);
   if (!segments) {
     segments = path.split('.');

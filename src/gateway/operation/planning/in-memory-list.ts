@@ -4,7 +4,7 @@ import { compareSortValues, EMPTY_ARRAY, extremeValue } from '../../../bson/sort
 import { TypeRank, typeRank } from '../../../bson/type-rank';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
-import { ownValue } from '../../documents/read-path';
+import { ownValue, segmentsOf } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
@@ -27,7 +27,7 @@ export function filterAndSort(documents: readonly StoredDocument[], filters: rea
  */
 function leavesAt(document: StoredDocument, path: string): unknown[] {
   const reached: unknown[] = [];
-  reach(document, path.split('.'), 0, reached);
+  reach(document, segmentsOf(path), 0, reached);
   return reached.flatMap((value) => (Array.isArray(value) ? [value, ...value] : [value]));
 }
 
@@ -80,7 +80,7 @@ export function sortsAfter(document: StoredDocument, anchor: StoredDocument, sor
  * from there, where the whole array would have matched only other arrays.
  */
 export function sortPosition(document: StoredDocument, sort: readonly SortKey[]): unknown[] {
-  const segments = sort.map((key) => key.path.split('.'));
+  const segments = sort.map((key) => segmentsOf(key.path));
   return sortValues(document, sort, segments).map((value) => (value === EMPTY_ARRAY ? [] : value));
 }
 
