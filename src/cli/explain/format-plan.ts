@@ -9,6 +9,8 @@ export interface MeasuredRun {
   readonly where: string;
   readonly cost: CostReport | undefined;
   readonly errors: readonly GraphQLFormattedError[];
+  /** Whether execution began: false when the operation was refused before it (a role, a limit, an invalid variable). */
+  readonly executed: boolean;
   /** The project's shard keys (`mongodb.shardKeys`), when it declares any: each command is shown as a cluster would route it. */
   readonly shardKeys?: ShardKeys;
   /** Under access rules, the role it ran as: each command is listed with the filter it selected by. */
@@ -109,8 +111,9 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
   if (cost) {
     // The gateway's own estimate knows what the database holds: a copy, counter or total still being backfilled is joined.
     const planned = cost.estimatedRoundTrips === estimated ? '' : `; the plan above, made before reading the database, estimated ${estimated}: a copy, counter or total still being backfilled is read by its join`;
+    const estimate = measured.executed ? `estimated ${cost.estimatedRoundTrips} as it ran${planned}` : 'refused before it ran, so nothing was estimated';
     lines.push(
-      `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (estimated ${cost.estimatedRoundTrips} as it ran${planned}), ${count(cost.documents, 'document')}, ` +
+      `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (${estimate}), ${count(cost.documents, 'document')}, ` +
         `${count(cost.bytes, 'byte')}, ${cost.durationMs.toFixed(1)} ms; one query per parent would have sent ${cost.naiveRoundTrips}`,
     );
     if (cost.estimateExceeded) {

@@ -169,7 +169,7 @@ async function runOperation(command: Explain, prepared: Prepared, config: Docjoi
       { query: prepared.text, variables: { ...command.variables }, operationName: command.operationName },
       { strategyHeader: command.strategy, ...(listCommands && { costHeader: 'commands' }), ...(viewer && { viewer: viewer.viewer }) },
     );
-    return { where, cost: result.cost, errors: result.errors ?? [], ...(sharded && { shardKeys: project.shardKeys }), ...(viewer && { role: viewer.viewer.role }) };
+    return { where, cost: result.cost, errors: result.errors ?? [], executed: result.data !== undefined, ...(sharded && { shardKeys: project.shardKeys }), ...(viewer && { role: viewer.viewer.role }) };
   } finally {
     await server.stop();
   }

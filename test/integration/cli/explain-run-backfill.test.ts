@@ -5,6 +5,9 @@ import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { captureIo } from '../../unit/cli/capture-io';
 import { migrateProjects } from '../migrate/migrate-project';
 import { insertBooksCopyingAuthors, WIDENED_BOOKS_SDL } from '../migrate/books-copying-authors';
+import { resolve } from 'node:path';
+
+const SHOP_CONFIG = resolve(__dirname, '../../../examples/shop/docjoin.config.ts');
 
 /**
  * While a widened snapshot's backfill runs, a copy lacking a selected field is joined, and the
@@ -35,4 +38,15 @@ it('explain --run gives the estimate the gateway made while a widened snapshot i
     '2 round trips (estimated 2 as it ran; the plan above, made before reading the database, estimated 1: a copy, counter or total still being backfilled is read by its join)',
   );
   expect(printed).not.toContain('ESTIMATE EXCEEDED');
+});
+
+it('explain --run of an operation refused before execution blames no backfill for its estimate of 0', async () => {
+  // The shop's anonymous role may not read orders: the root aggregate is refused before it runs.
+  const { io, out } = captureIo();
+  const code = await runDocjoinCli(['explain', '{ ordersAggregate { count sum { total } } }', '--run', '--config', SHOP_CONFIG], {}, io);
+  const printed = out();
+  expect(code).toBe(1);
+  expect(printed).toContain('error: [FORBIDDEN]');
+  expect(printed).toContain('0 round trips (refused before it ran, so nothing was estimated)');
+  expect(printed).not.toContain('backfilled');
 });

@@ -20,11 +20,20 @@ const cost = (extra: Partial<CostReport>): CostReport => ({
 
 describe('explain --run on an operation that cost more than its estimate', () => {
   it('flags each measure over it, with both numbers', () => {
-    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ estimateExceeded: ['roundTrips', 'documents'] }), errors: [] }).split('\n');
+    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ estimateExceeded: ['roundTrips', 'documents'] }), errors: [], executed: true }).split('\n');
     expect(printed).toContain('ESTIMATE EXCEEDED: measured 2 round trips against 1, and 2 documents against 1 estimated (extensions.cost.estimateExceeded; please report it with this operation)');
   });
 
   it('prints no flag when the report has none', () => {
-    expect(formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ roundTrips: 1, documents: 1 }), errors: [] })).not.toContain('ESTIMATE EXCEEDED');
+    expect(formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ roundTrips: 1, documents: 1 }), errors: [], executed: true })).not.toContain('ESTIMATE EXCEEDED');
   });
 });
+
+describe('explain --run on an operation refused before it ran', () => {
+  it('says nothing was estimated, and blames no backfill for the difference from the plan', () => {
+    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ roundTrips: 0, documents: 0, estimatedRoundTrips: 0 }), errors: [], executed: false }).split('\n');
+    expect(printed).toContain('measured on embedded demo data: 0 round trips (refused before it ran, so nothing was estimated), 0 documents, 100 bytes, 1.5 ms; one query per parent would have sent 2');
+    expect(printed.join('\n')).not.toContain('backfilled');
+  });
+});
+
