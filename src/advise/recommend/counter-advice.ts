@@ -20,7 +20,7 @@ export function counterAdvice(field: RelationField, storageMap: StorageMap, work
   if (aggregates.length === 0 || aggregates.some((aggregate) => aggregate.counter !== undefined)) return undefined;
   const { reads, answered: bare, saved, before } = tallyReads(aggregates, workload, () => (fields) => fields.length === 1 && fields[0] === BARE_COUNT);
   if (bare === 0 || bare < thresholds.switchDefaultShare * reads) return undefined;
-  const counterField = `${field.typeName}.${field.fieldName}Count`;
+  const counterField = `${field.typeName}.${counterFieldName(field, storageMap)}`;
   return {
     kind: 'add-counter',
     change: `keep the number of ${field.coordinate} in each ${field.typeName} (${counterField}: Int! @counter(of: "${field.coordinate}")): a bare count is then read from the parent`,
@@ -88,11 +88,29 @@ export function totalAdvice(field: RelationField, storageMap: StorageMap, worklo
  */
 function totalFieldName(field: RelationField, figure: string, storageMap: StorageMap): string {
   const short = `${figure}Total`;
-  const taken = storageMap.types.get(field.typeName)?.fields.has(short) || storageMap.relations.has(`${field.typeName}.${short}`) || storageMap.aggregates.has(`${field.typeName}.${short}`);
+  const taken = isDeclared(field.typeName, short, storageMap);
   const shared = [...storageMap.aggregates.values()].some(
     (aggregate) => aggregate.list !== field.coordinate && aggregate.list.startsWith(`${field.typeName}.`) && aggregate.parentLink !== undefined && aggregate.figures.has(figure),
   );
   return taken || shared ? `${field.fieldName}${figure[0]!.toUpperCase()}${figure.slice(1)}Total` : short;
+}
+
+/**
+ * The name of a counter of `field` on its parent: `<list>Count` (`booksCount`), or `<list>Counter` when
+ * the parent declares that name already (a count it imported, say), then those with a number.
+ */
+function counterFieldName(field: RelationField, storageMap: StorageMap): string {
+  const short = `${field.fieldName}Count`;
+  if (!isDeclared(field.typeName, short, storageMap)) return short;
+  for (let number = 1; ; number++) {
+    const name = `${field.fieldName}Counter${number === 1 ? '' : number}`;
+    if (!isDeclared(field.typeName, name, storageMap)) return name;
+  }
+}
+
+/** Whether `typeName` declares a field `name`: stored, a relation or an aggregate. */
+function isDeclared(typeName: string, name: string, storageMap: StorageMap): boolean {
+  return Boolean(storageMap.types.get(typeName)?.fields.has(name) || storageMap.relations.has(`${typeName}.${name}`) || storageMap.aggregates.has(`${typeName}.${name}`));
 }
 
 /** The `@aggregate` fields over the reverse join (or inverse list) `field`. */
