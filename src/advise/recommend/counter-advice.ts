@@ -121,7 +121,7 @@ function aggregatesOfList(field: RelationField, storageMap: StorageMap): Aggrega
 /**
  * Over the recorded reads of `aggregates`: how many there were, how many a stored figure would answer
  * (`answers` of an aggregate: which recorded selections; undefined: none of that aggregate's reads
- * count), the round trips those would save, and the aggregates' round trips per 1,000 queries before.
+ * count), the round trips those would save (the commands they sent alone), and the aggregates' round trips per 1,000 queries before.
  */
 function tallyReads(
   aggregates: readonly AggregateField[],
@@ -136,7 +136,8 @@ function tallyReads(
     const counted = entry.selections.filter((set) => answered(set.fields)).reduce((sum, set) => sum + set.operations, 0);
     tally.reads += entry.operations;
     tally.answered += counted;
-    tally.saved += (entry.roundTrips * counted) / entry.operations;
+    // A command the aggregate shared with another field (the page of the same children) is sent without it too.
+    tally.saved += (entry.soleRoundTrips * counted) / entry.operations;
     tally.before += workload.roundTripsPer1000Queries(aggregate.coordinate) ?? 0;
   }
   return tally;

@@ -49,6 +49,8 @@ function field(value: unknown, where: string, path: string): FieldWorkload {
     // Windows recorded before parentDocuments was count each resolve's parent apart, as a naive lookup would.
     parentDocuments: count(entry.parentDocuments ?? entry.resolves, where, `${path}.parentDocuments`),
     roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
+    // Windows recorded before soleRoundTrips was have every command the field took part in.
+    soleRoundTrips: count(entry.soleRoundTrips ?? entry.roundTrips, where, `${path}.soleRoundTrips`),
     documents: count(entry.documents, where, `${path}.documents`),
     // Windows recorded before delivered was have the documents read, the nearest figure.
     delivered: count(entry.delivered ?? entry.documents, where, `${path}.delivered`),

@@ -55,6 +55,7 @@ export class WorkloadTotals {
       field.resolves += read.resolves;
       field.parentDocuments += read.parentDocuments;
       field.roundTrips += cost.roundTrips;
+      field.soleRoundTrips += read.soleRoundTrips;
       field.documents += cost.documents;
       field.delivered += read.delivered;
       field.bytes += read.bytes;
@@ -176,7 +177,7 @@ export class WorkloadTotals {
     if (!byStrategy) this.#fields.set(coordinate, (byStrategy = new Map()));
     let field = byStrategy.get(strategy);
     if (!field) {
-      field = { operations: 0, resolves: 0, parentDocuments: 0, roundTrips: 0, documents: 0, delivered: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: new Map(), missingOther: { operations: 0, misses: 0 }, selections: new Map(), selectionsOther: 0 };
+      field = { operations: 0, resolves: 0, parentDocuments: 0, roundTrips: 0, soleRoundTrips: 0, documents: 0, delivered: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: new Map(), missingOther: { operations: 0, misses: 0 }, selections: new Map(), selectionsOther: 0 };
       byStrategy.set(strategy, field);
     }
     return field;
@@ -219,8 +220,8 @@ export class WorkloadTotals {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-type FieldCount = 'operations' | 'resolves' | 'parentDocuments' | 'roundTrips' | 'documents' | 'delivered' | 'bytes' | 'keys' | 'snapshotHits' | 'snapshotMisses' | 'dangling';
-const FIELD_COUNTS: readonly FieldCount[] = ['operations', 'resolves', 'parentDocuments', 'roundTrips', 'documents', 'delivered', 'bytes', 'keys', 'snapshotHits', 'snapshotMisses', 'dangling'];
+type FieldCount = 'operations' | 'resolves' | 'parentDocuments' | 'roundTrips' | 'soleRoundTrips' | 'documents' | 'delivered' | 'bytes' | 'keys' | 'snapshotHits' | 'snapshotMisses' | 'dangling';
+const FIELD_COUNTS: readonly FieldCount[] = ['operations', 'resolves', 'parentDocuments', 'roundTrips', 'soleRoundTrips', 'documents', 'delivered', 'bytes', 'keys', 'snapshotHits', 'snapshotMisses', 'dangling'];
 type FieldCounters = Mutable<Pick<FieldWorkload, FieldCount>> & {
   readonly missing: Map<string, Mutable<MissingFields>>;
   readonly missingOther: Mutable<MissCounts>;

@@ -112,6 +112,8 @@ export interface FieldWorkload {
   /** The distinct parent documents among them, per operation (FieldRead.parentDocuments); `resolves` in windows recorded before it was. */
   readonly parentDocuments: number;
   readonly roundTrips: number;
+  /** The commands that served it and no other field (FieldRead.soleRoundTrips); `roundTrips` in windows recorded before it was. */
+  readonly soleRoundTrips: number;
   readonly documents: number;
   /** Documents handed to its resolves, one under several parents once per parent (FieldRead.delivered); `documents` in windows recorded before it was. */
   readonly delivered: number;

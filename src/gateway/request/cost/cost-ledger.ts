@@ -87,6 +87,11 @@ export interface FieldRead {
   /** Reply bytes of the commands its loads took part in (a batch shared by two fields counts for both). */
   readonly bytes: number;
   /**
+   * The commands that served this field's loads and no other field's: what reading it without a command
+   * would save (a batch shared with another field is sent for that one anyway).
+   */
+  readonly soleRoundTrips: number;
+  /**
    * Documents handed to its resolves: a document under several parents once per parent, where
    * `cost.documents` counts once what was read (what a lookup, which joins each parent, would send).
    */
@@ -245,7 +250,9 @@ export class CostLedger {
       const field = this.#fields.get(coordinate);
       if (field) field.roundTrips += 1;
       const read = this.#reads.get(coordinate);
-      if (read) read.bytes += command.bytes;
+      if (!read) continue;
+      read.bytes += command.bytes;
+      if (command.fields.length === 1) read.soleRoundTrips += 1;
     }
   }
 
@@ -605,6 +612,7 @@ function shownTo(command: CommandRecord, readsEveryRow: ((collection: string) =>
 class FieldReadTally implements FieldRead {
   resolves = 0;
   bytes = 0;
+  soleRoundTrips = 0;
   delivered = 0;
   readonly missing = new Map<readonly string[], number>();
   readonly selections = new Map<readonly string[], number>();

@@ -21,7 +21,7 @@ const SDL = /* GraphQL */ `
 const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 
 function join(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field'>): FieldWorkload {
-  return { strategy: 'join', operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0 };
+  return { strategy: 'join', operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0, soleRoundTrips: entry.soleRoundTrips ?? entry.roundTrips ?? 0 };
 }
 
 /** 100 queries: books with their publishers (50 books a page naming 5 publishers), authors with their books; reads timed at 2 ms and 0.01 ms a document beyond the round trip. */

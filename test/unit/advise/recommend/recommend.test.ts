@@ -53,7 +53,7 @@ const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 const writeSides = writeSidesOf({ files: [{ file: 'schema.graphql', text: SDL }], resolvers: [], writePlans: {} }) as WriteSides;
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
-  return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0 };
+  return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0, soleRoundTrips: entry.soleRoundTrips ?? entry.roundTrips ?? 0 };
 }
 
 /** A summary whose queries sent their fields' round trips plus one each (the root), and whose mutations sent theirs. */

@@ -40,7 +40,7 @@ const noMisses = { missing: [], missingOther: { operations: 0, misses: 0 }, sele
 const zeros = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0 };
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
-  return { ...zeros, ...noMisses, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0 };
+  return { ...zeros, ...noMisses, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0, soleRoundTrips: entry.soleRoundTrips ?? entry.roundTrips ?? 0 };
 }
 
 describe('WorkloadRecorder', () => {
@@ -73,6 +73,22 @@ describe('WorkloadRecorder', () => {
       // Three finds of 1 ms each.
       commands: { operations: 1, reads: { commands: 3, ms: 3, documents: 9 }, singleWrites: UNTIMED, multiWrites: UNTIMED, others: UNTIMED },
     });
+  });
+
+  it('counts a command two fields shared in both their round trips, and in neither one\'s sole round trips', () => {
+    const ledger = new CostLedger();
+    ledger.field('Post.comments', 'join');
+    ledger.field('Post.commentsAggregate', 'join');
+    // The page of comments and the aggregate's count in one aggregate command, then the aggregate alone.
+    ledger.recordCommand(command('comments', ['Post.comments', 'Post.commentsAggregate'], 4, 100));
+    ledger.recordCommand(command('comments', ['Post.commentsAggregate'], 1, 50));
+    const recorder = new WorkloadRecorder();
+    recorder.record('query', ledger);
+    const entries = recorder.take()!.fields.map(({ field, roundTrips, soleRoundTrips }) => ({ field, roundTrips, soleRoundTrips }));
+    expect(entries).toEqual([
+      { field: 'Post.comments', roundTrips: 1, soleRoundTrips: 0 },
+      { field: 'Post.commentsAggregate', roundTrips: 2, soleRoundTrips: 1 },
+    ]);
   });
 
   it('adds operations up; a field read with another strategy is another entry; an operation counts once per missing set', () => {
@@ -228,12 +244,15 @@ describe('stored windows', () => {
     expect(parsed.mutations[0]).toMatchObject({ atomicRuns: 2, changes: [], changesOther: 0, untrackedRuns: 2 });
   });
 
-  it('reads fields recorded before parent documents were as one parent document per resolve', () => {
+  it.each([
+    ['parent documents', 'parentDocuments', 'resolves'],
+    ['sole round trips', 'soleRoundTrips', 'roundTrips'],
+  ] as const)('reads fields recorded before %s were with the figure they stood for then', (_, counted, before) => {
     const window = JSON.parse(JSON.stringify(windowOf(booksLedger())));
-    for (const field of window.fields) delete field.parentDocuments;
+    for (const field of window.fields) delete field[counted];
     const parsed = parseWorkloadWindow(window, 'w.jsonl:1');
-    expect(parsed.fields.some((field) => field.resolves > 0)).toBe(true);
-    for (const field of parsed.fields) expect(field.parentDocuments).toBe(field.resolves);
+    expect(parsed.fields.some((field) => field[before] > 0)).toBe(true);
+    for (const field of parsed.fields) expect(field[counted]).toBe(field[before]);
   });
 
   it('refuses what is not a window, saying where and what', () => {

@@ -3,7 +3,7 @@ import type { FieldWorkload, WorkloadSummary } from '../../../../../src/gateway/
 /** 100 queries reading the aggregate field `field` in one round trip each, with `selections` as recorded. */
 export function aggregateWorkload(field: string, selections: FieldWorkload['selections']): WorkloadSummary {
   const aggregate: FieldWorkload = {
-    field, strategy: 'join', operations: 100, resolves: 1000, parentDocuments: 1000, roundTrips: 100, documents: 1000, delivered: 1000, bytes: 0, keys: 1000,
+    field, strategy: 'join', operations: 100, resolves: 1000, parentDocuments: 1000, roundTrips: 100, soleRoundTrips: 100, documents: 1000, delivered: 1000, bytes: 0, keys: 1000,
     snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections, selectionsOther: 0,
   };
   const none = { commands: 0, ms: 0, documents: 0 };
