@@ -88,7 +88,7 @@ export function planOperation(input: PlanInput): OperationPlan {
   const { heaviest: _heaviest, ...total } = whole;
   const rows = (plan.root ? firstAppearances(plan.root, input.storageMap) : []).map((node): FieldPlanRow => {
     const estimatedRoundTrips = byField.get(node.coordinate)?.roundTrips ?? 0;
-    if (node.aggregate) return { kind: 'aggregate', coordinate: node.coordinate, depth: node.depth, estimatedRoundTrips, read: bySteps.get(node.step)?.read ?? 'nothing' };
+    if (node.aggregate) return { kind: 'aggregate', coordinate: node.coordinate, depth: node.depth, estimatedRoundTrips, read: readOfEvery(node.appearances, bySteps) };
     if (node.relation === undefined) {
       const writes = plan.operation.operation === OperationTypeNode.MUTATION ? input.writeEstimate?.(node.coordinate.slice(node.coordinate.indexOf('.') + 1)) : undefined;
       const rejected = bySteps.get(node.step)?.rejected;
@@ -115,6 +115,8 @@ interface FieldTreeNode {
   readonly aggregate: boolean;
   /** Its first appearance. */
   readonly step: FieldStep;
+  /** Every appearance (aliases, other levels) of an aggregate field, whose row says how each is read. */
+  readonly appearances: FieldStep[];
   /** Root fields: how many response keys select it (aliases each run it once). */
   times: number;
 }
@@ -128,7 +130,9 @@ function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTre
         if (!step.definition || !isCompositeType(getNamedType(step.definition.type))) continue;
         const relation = storageMap.relations.get(step.coordinate);
         const aggregate = storageMap.aggregates.has(step.coordinate);
-        if ((relation || aggregate) && !nodes.has(step.coordinate)) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, aggregate, step, times: 1 });
+        const seen = nodes.get(step.coordinate);
+        if (seen?.aggregate) seen.appearances.push(step);
+        else if ((relation || aggregate) && !seen) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, aggregate, step, appearances: [step], times: 1 });
         if (!aggregate) walk(step.children, depth + 1);
       }
     }
@@ -136,9 +140,21 @@ function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTre
   for (const step of root.fields) {
     if (!step.definition) continue;
     const seen = nodes.get(step.coordinate);
-    if (seen) seen.times += 1;
-    else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, aggregate: storageMap.aggregates.has(step.coordinate), step, times: 1 });
+    if (seen) {
+      seen.times += 1;
+      if (seen.aggregate) seen.appearances.push(step);
+    } else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, aggregate: storageMap.aggregates.has(step.coordinate), step, appearances: [step], times: 1 });
     walk(step.children, 1);
   }
   return [...nodes.values()];
+}
+
+/**
+ * How an aggregate field is read: the one way all its appearances share, or each alias's way when they
+ * differ (`c` from the parent's counter, `m` by an aggregate command), each once.
+ */
+function readOfEvery(appearances: readonly FieldStep[], bySteps: ReadonlyMap<FieldStep, { readonly read?: string }>): string {
+  const reads = appearances.map((step) => ({ key: step.responseKey, read: bySteps.get(step)?.read ?? 'nothing' }));
+  if (new Set(reads.map(({ read }) => read)).size === 1) return reads[0]!.read;
+  return [...new Set(reads.map(({ key, read }) => `${key}: ${read}`))].join('; ');
 }

@@ -89,13 +89,16 @@ function describeField(field: FieldPlan, printing: PlanPrinting, root: string | 
   }
 }
 
-/** A relation's strategy and the ones it declares, and how it is read when that needs no command; empty for other fields. */
+/**
+ * A relation's strategy and the ones it declares, and how it is read when that needs no command (an
+ * aggregate's too: from its parent's counter); empty for other fields.
+ */
 function describeRelation(step: FieldStep, printing: PlanPrinting): string {
-  const relation = printing.storageMap.relations.get(step.coordinate);
-  if (!relation) return '';
   const figures = printing.figures.get(step);
   const read = figures?.read;
   const fromCopy = read?.endsWith('no command') ? `: ${read}` : '';
+  const relation = printing.storageMap.relations.get(step.coordinate);
+  if (!relation) return printing.storageMap.aggregates.has(step.coordinate) ? fromCopy : '';
   const declared = Object.keys(relation.shapes).join(', ');
   if (printing.accessJoins?.has(step.coordinate)) return `, join (declared: ${declared}; the access rules of the viewer's role read it so)`;
   const whatIfs = [...(figures?.whatIfs ?? [])].map(([strategy, roundTrips]) => `by ${strategy}: ${describeChange(roundTrips)}`);

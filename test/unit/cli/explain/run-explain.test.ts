@@ -81,6 +81,22 @@ describe('runExplainCli without --run', () => {
     );
   });
 
+  it('an aggregate whose aliases are read two ways says how each is: from the parent\'s counter, by a command', async () => {
+    const query = '{ posts(first: 3) { c: commentsAggregate { count } m: commentsAggregate { max { createdAt } } } }';
+    const { io, out } = captureIo();
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', query], {}, io)).toBe(0);
+    const [tree, table] = [out().split('\n\n')[0]!.split('\n'), out()];
+    expect(tree.slice(3, 6)).toEqual([
+      "    c: commentsAggregate  Post.commentsAggregate: read from its parent's counter Post.commentCount, no command",
+      '      count  stored value',
+      '    m: commentsAggregate  Post.commentsAggregate',
+    ]);
+    expect(tree[6]).toMatch(/^ {6}↳ aggregate on comments: \$match postId \$in keys, \$group by postId; .*est\. 1 round trip/);
+    expect(table).toContain(
+      "    Post.commentsAggregate   aggregate   1                  c: read from its parent's counter Post.commentCount, no command; m: aggregate on comments: $match postId $in keys, $group by postId\n",
+    );
+  });
+
   it('--plan names why graphql-js runs an operation docjoin does not own', async () => {
     const { io, out } = captureIo();
     expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', '{ books(first: 1) { name } people(first: 1) { contactDetails { __typename } } }'], {}, io)).toBe(0);
