@@ -6,6 +6,7 @@ import { ProjectConfigError, type Project } from '../project/load-project';
 import { printServedSchema, publicSchemaFile } from './public-schema';
 import { withFileHooks, type CodegenOutput, type FileHooks } from './codegen-hooks';
 import { codegenErrorText } from './codegen-error-text';
+import { folderManifests } from './folder-manifest';
 
 /** Generated file contents keyed by their path relative to the project root ('/'-separated). */
 export type GeneratedFiles = ReadonlyMap<string, string>;
@@ -13,7 +14,7 @@ export type GeneratedFiles = ReadonlyMap<string, string>;
 /** What `docjoin codegen` writes, and where codegen may write (for files it no longer produces). */
 export interface CodegenOutputs {
   readonly files: GeneratedFiles;
-  /** Project-relative files and folders (ending in '/') that hold only generated files. */
+  /** Project-relative files and folders (ending in '/') codegen writes: a folder's own manifest lists what it generated there (folder-manifest.ts). */
   readonly roots: readonly string[];
 }
 
@@ -63,6 +64,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   for (const output of hooked.sort((a, b) => a.filename.localeCompare(b.filename))) {
     files.set(projectPath(project, resolve(project.root, output.filename)), output.content);
   }
+  for (const [path, manifest] of folderManifests(files, roots.filter((root) => root.endsWith('/')))) files.set(path, manifest);
   return { files, roots };
 }
 
@@ -82,14 +84,14 @@ async function loadCodegenConfig(codegen: CodegenCli, project: Project, file: st
 }
 
 /**
- * A folder target is cleared before it is written: it must be a folder of its own inside the project,
- * holding none of the project's own files (its config, SDL, codegen config, package.json, .git). Paths
- * are compared as the file system resolves them (symbolic links, a case-insensitive disk), as the
- * clearing will.
+ * A folder target is codegen's to write, and to remove from what it generated there before: it must be
+ * a folder of its own inside the project, holding none of the project's own files (its config, SDL,
+ * codegen config, package.json, .git). Paths are compared as the file system resolves them (symbolic
+ * links, a case-insensitive disk), as the writing will.
  */
 function checkClearableFolder(project: Project, target: string, path: string): void {
   const refuse = (why: string) =>
-    new ProjectConfigError(`the generates target "${target}" ${why}; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)`);
+    new ProjectConfigError(`the generates target "${target}" ${why}; docjoin codegen writes a folder target and removes what it generated there and no longer does, so give the output a folder of its own inside the project (e.g. generated/client/)`);
   const root = realPath(project.root);
   const folder = realPath(resolve(project.root, path));
   const inRoot = relative(root, folder);

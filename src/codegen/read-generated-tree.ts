@@ -1,23 +1,20 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { GeneratedFiles } from './generate-outputs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CodegenOutputs, GeneratedFiles } from './generate-outputs';
+import { listedInManifest } from './folder-manifest';
 
-/** What is on disk now under `roots` (project-relative files, and folders ending in '/'), keyed like GeneratedFiles. */
-export function readGeneratedTree(root: string, roots: readonly string[]): GeneratedFiles {
+/**
+ * What is on disk now of what codegen writes (`outputs`), keyed like GeneratedFiles: each file it
+ * generates, and in a folder target what the folder's manifest says an earlier run generated there
+ * (which it would remove); not the folder's other files, which are not codegen's.
+ */
+export function readGeneratedTree(root: string, outputs: CodegenOutputs): GeneratedFiles {
+  const paths = new Set(outputs.files.keys());
+  for (const folder of outputs.roots.filter((entry) => entry.endsWith('/'))) for (const path of listedInManifest(root, folder)) paths.add(path);
   const files = new Map<string, string>();
-  for (const entry of roots) {
-    const absolute = resolve(root, entry);
-    if (!entry.endsWith('/')) {
-      if (existsSync(absolute)) files.set(entry, readFileSync(absolute, 'utf8'));
-      continue;
-    }
-    for (const path of listFiles(absolute)) files.set(`${entry}${path}`, readFileSync(join(absolute, path), 'utf8'));
+  for (const path of [...paths].sort()) {
+    const absolute = resolve(root, path);
+    if (existsSync(absolute)) files.set(path, readFileSync(absolute, 'utf8'));
   }
   return files;
-}
-
-/** Paths below `dir`, relative to it, '/'-separated. */
-function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)).map((path) => `${entry.name}/${path}`) : [entry.name]));
 }

@@ -2,7 +2,7 @@ import type { GeneratedFiles } from './generate-outputs';
 
 export interface StaleFile {
   readonly path: string;
-  /** missing: codegen would create it; changed: its content differs; orphaned: codegen no longer produces it. */
+  /** missing: codegen would create it; changed: its content differs; orphaned: an earlier run generated it (its folder's manifest says), this one does not. */
   readonly reason: 'missing' | 'changed' | 'orphaned';
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { generateOutputs } from '../../codegen/generate-outputs';
 import { readGeneratedTree } from '../../codegen/read-generated-tree';
+import { listedInManifest } from '../../codegen/folder-manifest';
 import { describeStaleFiles, findStaleFiles } from '../../codegen/stale-files';
 import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
@@ -43,7 +44,7 @@ export async function runCodegenCli(argv: readonly string[], _env: CliEnv, io: C
     return configuration ? 2 : 1;
   }
   if (args.switches.has('--check')) {
-    const stale = findStaleFiles(outputs.files, readGeneratedTree(root, outputs.roots));
+    const stale = findStaleFiles(outputs.files, readGeneratedTree(root, outputs));
     if (stale.length > 0) {
       io.err.write(`${describeStaleFiles(stale)}\n`);
       return 1;
@@ -51,8 +52,10 @@ export async function runCodegenCli(argv: readonly string[], _env: CliEnv, io: C
     io.out.write(`codegen: ${outputs.files.size === 1 ? 'the 1 generated file is' : `${outputs.files.size} generated files are`} up to date\n`);
     return 0;
   }
-  // Generated folders are cleared first, so an output the config no longer produces does not linger.
-  for (const folder of outputs.roots.filter((entry) => entry.endsWith('/'))) rmSync(resolve(root, folder), { recursive: true, force: true });
+  // What an earlier run generated in a folder and this one does not is removed, so it does not linger; nothing else there is touched.
+  for (const folder of outputs.roots.filter((entry) => entry.endsWith('/'))) {
+    for (const path of listedInManifest(root, folder)) if (!outputs.files.has(path)) rmSync(resolve(root, path), { force: true });
+  }
   for (const [path, content] of outputs.files) {
     const absolute = resolve(root, path);
     mkdirSync(dirname(absolute), { recursive: true });

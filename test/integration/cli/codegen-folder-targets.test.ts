@@ -4,9 +4,10 @@ import { codegenProcess } from '../../support/codegen-process';
 import { demoScratchFolder } from '../../support/demo-project';
 
 /**
- * `docjoin codegen` clears a folder target (one ending in `/`) before writing it. A target that is the
- * project folder, lies outside it, or holds the project's own files is refused, before anything is
- * written or removed.
+ * `docjoin codegen` writes a folder target (one ending in `/`), and removes from it what it generated
+ * there before (the folder's manifest lists it) and no longer does; every other file in it is left
+ * alone. A target that is the project folder, lies outside it, or holds the project's own files is
+ * refused, before anything is written or removed.
  */
 describe('docjoin codegen folder targets', () => {
   let project: string;
@@ -43,7 +44,7 @@ describe('docjoin codegen folder targets', () => {
     const { code, err } = await codegenWith(target);
     expect(code).toBe(2);
     expect(err).toBe(
-      `codegen: the generates target "${target}" ${why}; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)\n`,
+      `codegen: the generates target "${target}" ${why}; docjoin codegen writes a folder target and removes what it generated there and no longer does, so give the output a folder of its own inside the project (e.g. generated/client/)\n`,
     );
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('hand-written, not generated\n');
     expect(existsSync(join(project, 'schema', 'note.graphql'))).toBe(true);
@@ -100,7 +101,7 @@ describe('docjoin codegen folder targets', () => {
     const { code, err } = await codegenProcess(project, join(project, 'docjoin.config.json'));
     expect([code, err]).toEqual([
       2,
-      'codegen: the generates target "./" is the project folder itself; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)\n',
+      'codegen: the generates target "./" is the project folder itself; docjoin codegen writes a folder target and removes what it generated there and no longer does, so give the output a folder of its own inside the project (e.g. generated/client/)\n',
     ]);
     expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
   });
@@ -127,5 +128,30 @@ describe('docjoin codegen folder targets', () => {
     expect([code, err]).toEqual([0, '']);
     expect(existsSync(join(project, 'generated', 'client', 'graphql.ts'))).toBe(true);
     expect(existsSync(join(project, 'notes.txt'))).toBe(true);
+  });
+
+  it('leaves a hand-written module in the folder target alone, and --check does not call it stale', async () => {
+    mkdirSync(join(project, 'src'));
+    writeFileSync(join(project, 'src', 'resolvers.mjs'), 'export const resolvers = {};\n');
+    expect(await codegenWith('src/')).toEqual({ code: 0, err: '' });
+    expect(readFileSync(join(project, 'src', 'resolvers.mjs'), 'utf8')).toBe('export const resolvers = {};\n');
+    expect(readFileSync(join(project, 'src', '.docjoin-codegen'), 'utf8').split('\n').slice(1)).toEqual(['fragment-masking.ts', 'gql.ts', 'graphql.ts', 'index.ts', '']);
+    // A second run, and the check, see the same.
+    expect(await codegenWith('src/')).toEqual({ code: 0, err: '' });
+    expect(await codegenProcess(project, join(project, 'docjoin.config.json'), ['--check'])).toMatchObject({ code: 0, err: '' });
+    expect(existsSync(join(project, 'src', 'resolvers.mjs'))).toBe(true);
+  });
+
+  it('removes what an earlier run generated and this one does not, which --check calls orphaned first; a manifest line leading out of the folder names nothing', async () => {
+    expect(await codegenWith('generated/client/')).toEqual({ code: 0, err: '' });
+    const manifest = join(project, 'generated', 'client', '.docjoin-codegen');
+    writeFileSync(join(project, 'generated', 'client', 'old-types.ts'), 'export type Old = 1;\n');
+    writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}old-types.ts\n../../notes.txt\n`);
+    const check = await codegenProcess(project, join(project, 'docjoin.config.json'), ['--check']);
+    expect(check.code).toBe(1);
+    expect(check.err.split('\n').slice(0, 3)).toEqual(['Generated files are out of date with the SDL and the operations (2):', '  changed  generated/client/.docjoin-codegen', '  orphaned generated/client/old-types.ts']);
+    expect(await codegenWith('generated/client/')).toEqual({ code: 0, err: '' });
+    expect(existsSync(join(project, 'generated', 'client', 'old-types.ts'))).toBe(false);
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('hand-written, not generated\n');
   });
 });

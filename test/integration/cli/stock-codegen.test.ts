@@ -3,6 +3,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_DIR, demoScratchFolder } from '../../support/demo-project';
+import { FOLDER_MANIFEST } from '../../../src/codegen/folder-manifest';
 
 const run = promisify(execFile);
 
@@ -22,7 +23,8 @@ function filesUnder(root: string): Map<string, string> {
 
 /**
  * The demo's codegen.yml is a plain graphql-codegen config: a frontend team runs the stock CLI on it
- * (reading the committed schema.public.graphql) and gets exactly the files `docjoin codegen` wrote.
+ * (reading the committed schema.public.graphql) and gets exactly the files `docjoin codegen` wrote (but
+ * docjoin's own list of them, the folder's `.docjoin-codegen`).
  */
 describe('the stock graphql-codegen CLI on the demo codegen.yml', () => {
   let workdir: string;
@@ -44,6 +46,7 @@ describe('the stock graphql-codegen CLI on the demo codegen.yml', () => {
     await run(process.execPath, [cli, '--config', 'codegen.yml', '--silent'], { cwd: workdir, env: { ...process.env, CI: 'true' } });
     const stock = filesUnder(join(workdir, 'generated'));
     const committed = filesUnder(join(DEMO_DIR, 'generated'));
+    expect(committed.delete(`client/${FOLDER_MANIFEST}`)).toBe(true);
     expect([...stock.keys()].sort()).toEqual([...committed.keys()].sort());
     for (const [path, text] of committed) expect([path, stock.get(path)]).toEqual([path, text]);
   });
