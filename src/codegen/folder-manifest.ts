@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { isOutside } from './outside-folder';
-import type { GeneratedFiles } from './generate-outputs';
 
 /**
  * The file in each folder target that lists what `docjoin codegen` generated there: its next run
@@ -13,8 +12,8 @@ export const FOLDER_MANIFEST = '.docjoin-codegen';
 
 const HEADER = '# Written by `docjoin codegen`: the files it generated in this folder. Its next run replaces them and removes those it no longer generates; it leaves every other file here alone.';
 
-/** The manifest of each folder target (`folders`, project-relative, ending in '/'), keyed by its path: the files of `files` under it. */
-export function folderManifests(files: GeneratedFiles, folders: readonly string[]): Map<string, string> {
+/** The manifest of each folder target (`folders`, project-relative, ending in '/'), keyed by its path: the files of `files` (by project-relative path) under it. */
+export function folderManifests(files: ReadonlyMap<string, string>, folders: readonly string[]): Map<string, string> {
   return new Map(
     folders.map((folder) => {
       const listed = [...files.keys()].filter((path) => path.startsWith(folder)).map((path) => path.slice(folder.length)).sort();
