@@ -28,9 +28,11 @@ export async function readProjected(funnel: MongoFunnel, scope: CommandScope, co
 }
 
 /**
- * Finishes a read whose projection made lookups: hands each embedded element the documents of its own
- * keys from its document's shared list (an element lookup, projection.ts sharedLookupName), at every
- * depth, and tells the request's ledger how many documents the `$lookup`s brought from each collection.
+ * Finishes a read whose projection made lookups: takes what each `$lookup` brought out of the document
+ * onto the documents handed out (handedOut), so that a key a document or element stores under a
+ * lookup's name is never read as its result; hands each embedded element the documents of its own keys
+ * from its document's shared list (an element lookup, projection.ts sharedLookupName), at every depth;
+ * and tells the request's ledger how many documents the `$lookup`s brought from each collection.
  */
 export function settleLookups(scope: RequestScope, documents: readonly StoredDocument[], projection: Projection): void {
   settle(documents, projection, (collection, count) => {
@@ -46,9 +48,9 @@ function settle(documents: readonly StoredDocument[], projection: Projection, ar
       if (!Array.isArray(joined)) continue;
       count += joined.length;
       settle(joined as StoredDocument[], lookup.projection, arrived);
-      if (!element) continue;
       delete document[arrivedAt];
-      handOut(document[element.path], element.as, joined as StoredDocument[], lookup);
+      if (element) handOut(document[element.path], element.as, joined as StoredDocument[], lookup);
+      else handedOutTo(document).set(arrivedAt, joined as StoredDocument[]);
     }
     arrived(lookup.from, count);
   }
@@ -78,9 +80,9 @@ function arrivalsOf(projection: Projection): readonly Arrival[] {
 }
 
 /**
- * The documents handed to each embedded element, by the element and its lookup's `as`: beside the
- * element, not in it, since the element is also the stored value another field may return whole (a
- * JSON field over the same path). A property no enumeration sees (a symbol, not enumerable), not a
+ * The documents each lookup brought, by the document or embedded element they belong to and the
+ * lookup's `as`: beside it, not in it, since the element is also the stored value another field may
+ * return whole (a JSON field over the same path), and a stored key of that name is not the lookup's. A property no enumeration sees (a symbol, not enumerable), not a
  * WeakMap: a request hands out hundreds, and a process-wide WeakMap's entries cost the garbage
  * collector on every collection until their elements die.
  */
@@ -88,9 +90,16 @@ const HANDED_OUT = Symbol('docjoin.handedOut');
 
 type HandedOut = Map<string, readonly StoredDocument[]>;
 
-/** The documents an element lookup `as` handed to `element` (settleLookups); undefined when none did. */
-export function handedOut(element: StoredDocument, as: string): readonly StoredDocument[] | undefined {
-  return (element as { [HANDED_OUT]?: HandedOut })[HANDED_OUT]?.get(as);
+/** The documents the lookup `as` handed to `holder`, a document or an embedded element (settleLookups); undefined when none did. */
+export function handedOut(holder: StoredDocument, as: string): readonly StoredDocument[] | undefined {
+  return (holder as { [HANDED_OUT]?: HandedOut })[HANDED_OUT]?.get(as);
+}
+
+/** The documents handed out to `holder`, by lookup, made on its first. */
+function handedOutTo(holder: object): HandedOut {
+  let lookups = (holder as { [HANDED_OUT]?: HandedOut })[HANDED_OUT];
+  if (!lookups) Object.defineProperty(holder, HANDED_OUT, { value: (lookups = new Map()) });
+  return lookups;
 }
 
 /** Each object element of `value` (or `value`, an object) gets under `as` the documents whose `foreignField` is its key or one of its keys, as the join matches them. */
@@ -102,8 +111,6 @@ function handOut(value: unknown, as: string, joined: readonly StoredDocument[], 
     const keys = (Array.isArray(held) ? held : [held]).filter(isKeyValue);
     const found = keys.length === 1 ? holdingKey(keys[0]) : keys.flatMap(holdingKey);
     const own = found.length > 1 ? [...new Set(found)] : found;
-    let lookups = (element as { [HANDED_OUT]?: HandedOut })[HANDED_OUT];
-    if (!lookups) Object.defineProperty(element, HANDED_OUT, { value: (lookups = new Map()) });
-    lookups.set(as, own);
+    handedOutTo(element).set(as, own);
   }
 }

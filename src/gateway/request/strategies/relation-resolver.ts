@@ -70,8 +70,7 @@ function strategyForParent(field: RelationField, strategy: ReadStrategy, parent:
  */
 function lookedUp(parent: StoredDocument, planned: PlannedLookup | undefined): readonly StoredDocument[] | undefined {
   if (!planned) return undefined;
-  const joined = parent[planned.as] ?? handedOut(parent, planned.as);
-  return Array.isArray(joined) ? (joined as StoredDocument[]) : undefined;
+  return handedOut(parent, planned.as);
 }
 
 /** Overrides are validated against declared shapes, so a missing shape here is a bug. */
