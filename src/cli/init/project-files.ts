@@ -8,11 +8,16 @@ import { SCRIPTS } from './project-template';
 /** Writing a project's files, as both forms of `docjoin init` do: never over a file that exists. */
 
 /**
- * Whether init must not write in `folder`, saying why (one line on stderr): a `docjoin.config.*` or one
- * of `paths` exists, `schema/` holds SDL already (the config reads every `.graphql` file there, so it
- * would be served beside the new schema), or package.json is no JSON object (its scripts are added to it).
+ * Whether init must not write in `folder`, saying why (one line on stderr): it is a file, a
+ * `docjoin.config.*` or one of `paths` exists, `schema/` holds SDL already (the config reads every
+ * `.graphql` file there, so it would be served beside the new schema), or package.json is no JSON object
+ * with an object of scripts, if any (its scripts are added to it).
  */
 export function refuseToWrite(folder: string, paths: readonly string[], io: CliIo): boolean {
+  if (existsSync(folder) && !statSync(folder).isDirectory()) {
+    io.err.write(`init: ${folder} is a file, not a folder; name a folder for the project (made if missing)\n`);
+    return true;
+  }
   const schema = join(folder, 'schema');
   // A file named schema stands where the folder goes; a folder of SDL would be served beside the new schema.
   const schemaFiles = !existsSync(schema) ? [] : statSync(schema).isDirectory() ? sdlFileNames(schema).map((name) => join('schema', name)) : ['schema'];
@@ -23,7 +28,7 @@ export function refuseToWrite(folder: string, paths: readonly string[], io: CliI
   }
   const manifest = join(folder, 'package.json');
   if (existsSync(manifest) && readManifest(manifest) === undefined) {
-    io.err.write(`init: ${manifest} is no JSON object, so its npm scripts cannot be added; fix it, or remove it first\n`);
+    io.err.write(`init: ${manifest} is no JSON object with an object of "scripts", so its npm scripts cannot be added; fix it, or remove it first\n`);
     return true;
   }
   return false;
@@ -31,11 +36,12 @@ export function refuseToWrite(folder: string, paths: readonly string[], io: CliI
 
 type Manifest = Record<string, unknown> & { scripts?: Record<string, string> };
 
-/** package.json's content, or undefined when it is no JSON object. */
+/** package.json's content, or undefined when it is no JSON object, or its scripts (when it has some) are not one. */
 function readManifest(path: string): Manifest | undefined {
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
   try {
     const manifest: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return typeof manifest === 'object' && manifest !== null && !Array.isArray(manifest) ? (manifest as Manifest) : undefined;
+    return isObject(manifest) && (manifest.scripts === undefined || isObject(manifest.scripts)) ? (manifest as Manifest) : undefined;
   } catch {
     return undefined;
   }
