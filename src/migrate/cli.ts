@@ -181,13 +181,15 @@ function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, fil
         edits: [change],
         unchanged: `${coordinate} declares no @snapshot`,
         writeFirst: true,
-        // The copies go only once the loaded schema (what is deployed) stops reading them.
-        work: (model) =>
-          change.text === files.find((source) => source.file === change.file)!.text
-            ? { kind: 'drop', dropped: droppedSnapshot(model, coordinate) }
-            : options.write
-              ? { kind: 'deploy-first', next: `deploy it, then run this again to drop ${coordinate}'s copied fields` }
-              : `${coordinate} still declares @snapshot in ${options.shown(change.file)}; apply the SDL change (--write), deploy it, then run this again to drop the copied fields`,
+        // The copies go only once the loaded schema (what is deployed) stops reading them; where they are is
+        // worked out from the schema without the snapshot first, so that nothing is written when the second step could not run.
+        work: (model) => {
+          const dropped = droppedSnapshot(model, coordinate);
+          if (change.text === files.find((source) => source.file === change.file)!.text) return { kind: 'drop', dropped };
+          return options.write
+            ? { kind: 'deploy-first', next: `deploy it, then run this again to drop ${coordinate}'s copied fields` }
+            : `${coordinate} still declares @snapshot in ${options.shown(change.file)}; apply the SDL change (--write), deploy it, then run this again to drop the copied fields`;
+        },
       };
     }
     case 'add-counter':
@@ -283,7 +285,15 @@ function droppedSnapshot(model: WriteModel, coordinate: string): DroppedSnapshot
   const localField = relation.shapes.join?.localField;
   const parts = localField?.split('.') ?? [];
   if (collection === undefined || parts.length !== 2) {
-    throw new SdlChangeError(`${coordinate}: cannot tell where its copies are: it needs @collection on ${relation.typeName} and a @join(localField: "path.key") inside them`);
+    const where =
+      collection === undefined
+        ? `inside the documents of another type (${relation.typeName} has no @collection)`
+        : parts.length > 2
+          ? `at the nested path "${parts.slice(0, -1).join('.')}"`
+          : `where no @join(localField: "path.key") says`;
+    throw new SdlChangeError(
+      `${coordinate}: --drop-snapshot drops copies kept at a top-level field of their type's own documents, and these are ${where}; nothing was written: with the @snapshot removed and deployed, $unset its copied fields with an update of your own`,
+    );
   }
   const path = parts[0]!;
   // What another field serves there is the document's own data, not a copy this relation once kept.

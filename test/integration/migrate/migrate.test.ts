@@ -238,6 +238,31 @@ dropped Book.authors's copied fields: 5 scanned, 5 rewritten
     expect(await snapshotDrift(db, readFileSync(schemaFile, 'utf8'))).toBe(0);
   });
 
+  const AUTHORS = 'type Query { authors: [Author!]! @list }\ntype Author @collection(name: "authors") { id: ID! name: String! }\n';
+  it.each([
+    [
+      'at a nested path',
+      'Post.author',
+      'type Post @collection(name: "posts") {\n  id: ID!\n  author: Author @snapshot(path: "meta.author", fields: ["id", "name"]) @join(localField: "meta.author.id") @read(strategy: SNAPSHOT)\n}\n',
+      'at the nested path "meta.author"',
+    ],
+    [
+      'inside an embedded type',
+      'OrderLine.author',
+      'type Order @collection(name: "orders") { id: ID! lines: [OrderLine!]! @embedded }\ntype OrderLine {\n  quantity: Int!\n  author: Author @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)\n}\n',
+      'inside the documents of another type (OrderLine has no @collection)',
+    ],
+  ])('refuses a snapshot %s before writing the SDL: a second step could not find its copies', async (_, coordinate, types, where) => {
+    const sdl = `${AUTHORS}${types}`;
+    const { schemaFile, args } = await projects.create(sdl, async () => undefined);
+    const refused = await migrate(['--drop-snapshot', coordinate, '--write', ...args]);
+    expect([refused.code, refused.err]).toEqual([
+      2,
+      `migrate: ${coordinate}: --drop-snapshot drops copies kept at a top-level field of their type's own documents, and these are ${where}; nothing was written: with the @snapshot removed and deployed, $unset its copied fields with an update of your own\n`,
+    ]);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(sdl);
+  });
+
   it("rebuilds the bounded arrays that keep whole documents of the snapshot's type, so their entries drop the copies too", async () => {
     const HOSTS = /* GraphQL */ `type Query {
   hosts: [Host!]! @list
