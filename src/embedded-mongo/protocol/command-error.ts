@@ -83,6 +83,8 @@ export const LocationCodes = {
   letReadsField: 4890500,
   /** A `$$name` that no `let` defines. */
   undefinedVariable: 17276,
+  /** `$topN`/`$bottomN` with an `n` below 1. */
+  nNotPositive: 5787908,
 } as const;
 
 /** A CommandError for a `Location<id>` assertion. */

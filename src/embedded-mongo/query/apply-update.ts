@@ -241,7 +241,9 @@ class PathWalker {
       container[part] = child;
     }
     if (!isPlainDocument(child) && !Array.isArray(child)) {
-      if (create) throw pathNotViable(parts[index + 1] as string, child);
+      const next = parts[index + 1] as string;
+      if (create && next.startsWith('$')) throw badValue(`Cannot apply array updates to non-array element ${part}: ${describeValue(child)}`);
+      if (create) throw pathNotViable(next, child);
       return;
     }
     this.step(child, parts, index + 1, create, target);
@@ -537,7 +539,7 @@ function pushInto(array: unknown[], argument: unknown, operator: '$push' | '$add
   let out = [...array];
   const copies = items.map((item) => cloneDocument(item));
   if (modifiers.$position !== undefined) {
-    const position = plainNumber(modifiers.$position);
+    const position = integralNumber(modifiers.$position);
     if (position === undefined || !Number.isInteger(position)) throw badValue('The value for $position must be an integer value');
     const at = position < 0 ? Math.max(0, out.length + position) : Math.min(position, out.length);
     out.splice(at, 0, ...copies);
@@ -546,7 +548,7 @@ function pushInto(array: unknown[], argument: unknown, operator: '$push' | '$add
   }
   if (modifiers.$sort !== undefined) out = sortArray(out, modifiers.$sort, collation);
   if (modifiers.$slice !== undefined) {
-    const slice = plainNumber(modifiers.$slice);
+    const slice = integralNumber(modifiers.$slice);
     if (slice === undefined || !Number.isInteger(slice)) throw badValue('The value for $slice must be an integer value');
     out = slice >= 0 ? out.slice(0, slice) : out.slice(Math.max(0, out.length + slice));
   }
@@ -604,6 +606,24 @@ function applyBit(current: unknown, argument: unknown, path: string): unknown {
     value = isLong ? Long.fromBigInt(BigInt.asIntN(64, out)) : Number(BigInt.asIntN(32, out));
   }
   return value;
+}
+
+/** A scalar as MongoDB prints an element's value in an error: `null`, `5`, `"x"`; its type name otherwise. */
+function describeValue(value: unknown): string {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return typeName(value);
+}
+
+/** `$position` and `$slice` as push_node.cpp reads them: any integral number (an int, a long, a double or decimal with no fraction). */
+function integralNumber(value: unknown): number | undefined {
+  const width = numericWidth(value);
+  if (width === 'long') return Number(longToBigInt(value as Long));
+  if (width === 'decimal') {
+    const parsed = Number(String(value));
+    return Number.isInteger(parsed) ? parsed : undefined;
+  }
+  return plainNumber(value);
 }
 
 function pathNotViable(field: string, parent: unknown): CommandError {

@@ -4,7 +4,7 @@
  * Cursor batching over >101 results is covered in mongo-compat-cursors. Runs unchanged against MONGODB_URI.
  */
 import { Decimal128, Double, Int32, Long, type Document } from 'mongodb';
-import { idsOf, useCompatDatabase } from './support/compat-helpers';
+import { expectServerError, idsOf, useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_aggregate');
 const run = (collection: string, pipeline: Document[]) => ctx.db.collection(collection).aggregate(pipeline).toArray();
@@ -471,6 +471,11 @@ describe('$group', () => {
 
   test('$group over no input documents emits no group, not a zero row', async () => {
     expect(await run('orders', [{ $match: { day: 99 } }, { $group: { _id: null, n: { $sum: 1 } } }])).toEqual([]);
+  });
+
+  test('$topN with n below 1 fails with 5787908 (accumulator_multi.cpp)', async () => {
+    await ctx.db.collection('topn_zero').insertOne({ v: 1 });
+    await expectServerError(ctx.db.collection('topn_zero').aggregate([{ $group: { _id: null, t: { $topN: { n: 0, sortBy: { v: 1 }, output: '$v' } } } }]).toArray(), 5787908);
   });
 
   test('$topN returns the n best per group by sortBy', async () => {

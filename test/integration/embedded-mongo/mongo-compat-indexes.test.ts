@@ -39,6 +39,17 @@ describe('createIndexes, listIndexes, dropIndexes', () => {
     expect(Object.keys(indexes[2]!.key)).toEqual(['b', 'a']);
   });
 
+  test('an index of an existing name and key with other options fails with 85 IndexOptionsConflict, however they differ', async () => {
+    // index_catalog_impl.cpp: "An equivalent index already exists with the same name but different options".
+    const c = freshCollection();
+    await c.insertOne({ a: 1 });
+    await c.createIndex({ a: 1 });
+    for (const options of [{ unique: true }, { partialFilterExpression: { a: { $exists: true } } }, { collation: { locale: 'fr' } }]) {
+      await expectServerError(c.createIndex({ a: 1 }, options), 85, 'IndexOptionsConflict');
+    }
+    expect(await c.createIndex({ a: 1 }, { background: true })).toBe('a_1');
+  });
+
   test('the raw createIndexes reply counts indexes and notes an implicitly created collection', async () => {
     const name = `idx_raw_${++counter}`;
     const reply = await ctx.db.command({ createIndexes: name, indexes: [{ key: { a: 1 }, name: 'a_1' }] });

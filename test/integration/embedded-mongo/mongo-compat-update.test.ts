@@ -2,7 +2,7 @@
  * The update command: multi, upsert with $setOnInsert, operators, positional $, $[], arrayFilters,
  * $push with $each/$sort/$slice, pipeline updates, replacement. Runs unchanged against MONGODB_URI.
  */
-import { ObjectId, type Document } from 'mongodb';
+import { Decimal128, Long, ObjectId, type Document } from 'mongodb';
 import { expectServerError, useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_update');
@@ -155,6 +155,25 @@ describe('upsert', () => {
 });
 
 describe('array updates', () => {
+  test('$[] and $[id] on a null or scalar field fail with 2 BadValue, naming the element (update_array_node.cpp)', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, arr: null }, { _id: 2, arr: 5 }] as Document[]);
+    const onNull = await expectServerError(c.updateOne(byId(1), { $set: { 'arr.$[e].x': 1 } }, { arrayFilters: [{ 'e._id': 1 }] }), 2);
+    expect(onNull.message).toBe('Cannot apply array updates to non-array element arr: null');
+    const onScalar = await expectServerError(c.updateOne(byId(2), { $set: { 'arr.$[].x': 1 } }), 2);
+    expect(onScalar.message).toBe('Cannot apply array updates to non-array element arr: 5');
+  });
+
+  test('$push takes $slice and $position as any integral number: a long, a decimal without fraction (push_node.cpp)', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: [3, 4, 5] } as Document);
+    await c.updateOne(byId(1), { $push: { a: { $each: [6], $position: Long.fromNumber(0), $slice: Long.fromNumber(2) } } } as Document);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [6, 3] });
+    await c.updateOne(byId(1), { $push: { a: { $each: [7], $slice: Decimal128.fromString('2') } } } as Document);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [6, 3] });
+    await expectServerError(c.updateOne(byId(1), { $push: { a: { $each: [8], $slice: Decimal128.fromString('1.5') } } } as Document), 2);
+  });
+
   test('positional $ updates the first element the query matched', async () => {
     // MongoDB docs, "$ (update)": updateOne({_id: 1, grades: 80}, {$set: {"grades.$": 82}}).
     const c = freshCollection();

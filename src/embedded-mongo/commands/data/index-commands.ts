@@ -6,6 +6,7 @@ import { assertNotView, type Store } from '../../storage/store';
 import { CommandError, ErrorCodes } from '../../protocol/command-error';
 import { badValue, documentArray, isDocument, optionalInteger, optionalDocument, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
+import { valuesEqual } from '../../query/value-key';
 import { cursorSession, type DataCommandHandler } from './transaction-scope';
 
 /** Index spec fields that are not kept as extra options. */
@@ -98,8 +99,8 @@ function alreadyExists(indexes: readonly IndexDefinition[], definition: IndexDef
     const sameKey = sameKeyPattern(existing.key, definition.key);
     const sameName = existing.name === definition.name;
     if (sameKey && sameName) {
-      if (existing.name !== ID_INDEX.name && (existing.unique !== definition.unique || existing.sparse !== definition.sparse)) {
-        throw new CommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index but different options: ${definition.name}`);
+      if (existing.name !== ID_INDEX.name && !sameOptions(existing, definition)) {
+        throw new CommandError(85, 'IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${definition.name}, existing index: ${existing.name}`);
       }
       return true;
     }
@@ -111,6 +112,11 @@ function alreadyExists(indexes: readonly IndexDefinition[], definition: IndexDef
     }
   }
   return false;
+}
+
+/** Whether two indexes of one key and name select and compare alike: unique, sparse, partial filter, collation (what MongoDB compares; not `background` and the like). */
+function sameOptions(a: IndexDefinition, b: IndexDefinition): boolean {
+  return a.unique === b.unique && a.sparse === b.sparse && ['partialFilterExpression', 'collation'].every((option) => valuesEqual(a.options[option], b.options[option]));
 }
 
 function sameKeyPattern(a: Document, b: Document): boolean {
