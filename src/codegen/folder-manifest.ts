@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isOutside } from './outside-folder';
 
 /**
@@ -24,19 +24,44 @@ export function folderManifests(files: ReadonlyMap<string, string>, folders: rea
 
 /**
  * The project-relative files the manifest on disk in `folder` lists (none without one): what an earlier
- * run generated there. A line that leads out of the folder (edited by hand) names nothing codegen wrote.
+ * run generated there, still on disk. Only a regular file inside the folder, not reached through a
+ * symbolic link out of it, is one codegen wrote: a line edited to lead elsewhere names nothing.
  */
 export function listedInManifest(root: string, folder: string): string[] {
   const folderPath = resolve(root, folder);
-  const manifest = resolve(folderPath, FOLDER_MANIFEST);
-  if (!existsSync(manifest)) return [];
-  return readFileSync(manifest, 'utf8')
-    .split('\n')
-    .filter((line) => !line.startsWith('#') && isInside(relative(folderPath, resolve(folderPath, line))))
-    .map((path) => `${folder}${path}`);
+  const manifest = join(folderPath, FOLDER_MANIFEST);
+  if (!isRegularFile(manifest)) return [];
+  const realFolder = realpathSync.native(folderPath);
+  const listed = new Set<string>();
+  for (const line of readFileSync(manifest, 'utf8').split('\n').map((text) => text.trim())) {
+    if (line === '' || line.startsWith('#')) continue;
+    const absolute = resolve(folderPath, posix.normalize(line));
+    if (!isInside(relative(folderPath, absolute)) || !isRegularFile(absolute) || !isInside(relative(realFolder, realpathSync.native(absolute)))) continue;
+    listed.add(`${folder}${relative(folderPath, absolute).split(sep).join('/')}`);
+  }
+  return [...listed];
+}
+
+/** Removes `paths` (project-relative, under `folder`), then each folder under `folder` that removing them left empty. */
+export function removeGenerated(root: string, folder: string, paths: readonly string[]): void {
+  const folderPath = resolve(root, folder);
+  for (const path of paths) {
+    const absolute = resolve(root, path);
+    rmSync(absolute, { force: true });
+    for (let parent = dirname(absolute); isInside(relative(folderPath, parent)) && readdirSync(parent).length === 0; parent = dirname(parent)) rmdirSync(parent);
+  }
 }
 
 /** Whether a path made by `relative(folder, path)` names something inside `folder`, not the folder itself. */
 function isInside(relativePath: string): boolean {
   return relativePath !== '' && !isOutside(relativePath);
+}
+
+/** Whether `path` is a regular file itself (not a symbolic link, a folder or a device). */
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

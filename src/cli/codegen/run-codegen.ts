@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { generateOutputs } from '../../codegen/generate-outputs';
 import { readGeneratedTree } from '../../codegen/read-generated-tree';
-import { listedInManifest } from '../../codegen/folder-manifest';
+import { listedInManifest, removeGenerated } from '../../codegen/folder-manifest';
 import { describeStaleFiles, findStaleFiles } from '../../codegen/stale-files';
 import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
@@ -54,7 +54,7 @@ export async function runCodegenCli(argv: readonly string[], _env: CliEnv, io: C
   }
   // What an earlier run generated in a folder and this one does not is removed, so it does not linger; nothing else there is touched.
   for (const folder of outputs.roots.filter((entry) => entry.endsWith('/'))) {
-    for (const path of listedInManifest(root, folder)) if (!outputs.files.has(path)) rmSync(resolve(root, path), { force: true });
+    removeGenerated(root, folder, listedInManifest(root, folder).filter((path) => !outputs.files.has(path)));
   }
   for (const [path, content] of outputs.files) {
     const absolute = resolve(root, path);

@@ -142,16 +142,23 @@ describe('docjoin codegen folder targets', () => {
     expect(existsSync(join(project, 'src', 'resolvers.mjs'))).toBe(true);
   });
 
-  it('removes what an earlier run generated and this one does not, which --check calls orphaned first; a manifest line leading out of the folder names nothing', async () => {
+  it('removes what an earlier run generated and this one does not, which --check calls orphaned first; a manifest line leading out of the folder, through a link or at a folder names nothing', async () => {
     expect(await codegenWith('generated/client/')).toEqual({ code: 0, err: '' });
-    const manifest = join(project, 'generated', 'client', '.docjoin-codegen');
-    writeFileSync(join(project, 'generated', 'client', 'old-types.ts'), 'export type Old = 1;\n');
-    writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}old-types.ts\n../../notes.txt\n`);
+    const client = join(project, 'generated', 'client');
+    const manifest = join(client, '.docjoin-codegen');
+    mkdirSync(join(client, 'old'));
+    writeFileSync(join(client, 'old', 'types.ts'), 'export type Old = 1;\n');
+    mkdirSync(join(client, 'kept'));
+    // A link out of the folder: a file reached through it is not one codegen wrote there.
+    symlinkSync(project, join(client, 'out'));
+    writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}./old/types.ts\r\n../../notes.txt\nout/notes.txt\nkept\n`);
     const check = await codegenProcess(project, join(project, 'docjoin.config.json'), ['--check']);
     expect(check.code).toBe(1);
-    expect(check.err.split('\n').slice(0, 3)).toEqual(['Generated files are out of date with the SDL and the operations (2):', '  changed  generated/client/.docjoin-codegen', '  orphaned generated/client/old-types.ts']);
+    expect(check.err.split('\n').slice(0, 3)).toEqual(['Generated files are out of date with the SDL and the operations (2):', '  changed  generated/client/.docjoin-codegen', '  orphaned generated/client/old/types.ts']);
     expect(await codegenWith('generated/client/')).toEqual({ code: 0, err: '' });
-    expect(existsSync(join(project, 'generated', 'client', 'old-types.ts'))).toBe(false);
+    // The file goes, and the folder it leaves empty; the rest stays.
+    expect(existsSync(join(client, 'old'))).toBe(false);
+    expect([existsSync(join(client, 'kept')), existsSync(join(client, 'out'))]).toEqual([true, true]);
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('hand-written, not generated\n');
   });
 });
