@@ -7,6 +7,7 @@ import { bsonTypeNumber } from './bson-type-number';
 import { valueComparator, type Collation } from './collation';
 import { compileFilter, compileValueMatcher } from './compile-filter';
 import { cloneDocument } from './clone-document';
+import { formatShellValue } from '../protocol/shell-value';
 import { isArrayIndex } from './document-path';
 import { runPipeline } from './run-pipeline';
 import { sortDocuments } from './sort-documents';
@@ -242,7 +243,7 @@ class PathWalker {
     }
     if (!isPlainDocument(child) && !Array.isArray(child)) {
       const next = parts[index + 1] as string;
-      if (create && next.startsWith('$')) throw badValue(`Cannot apply array updates to non-array element ${part}: ${describeValue(child)}`);
+      if (create && next.startsWith('$')) throw badValue(`Cannot apply array updates to non-array element ${part}: ${formatShellValue(child)}`);
       if (create) throw pathNotViable(next, child);
       return;
     }
@@ -606,13 +607,6 @@ function applyBit(current: unknown, argument: unknown, path: string): unknown {
     value = isLong ? Long.fromBigInt(BigInt.asIntN(64, out)) : Number(BigInt.asIntN(32, out));
   }
   return value;
-}
-
-/** A scalar as MongoDB prints an element's value in an error: `null`, `5`, `"x"`; its type name otherwise. */
-function describeValue(value: unknown): string {
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return typeName(value);
 }
 
 /** `$position` and `$slice` as push_node.cpp reads them: any integral number (an int, a long, a double or decimal with no fraction). */

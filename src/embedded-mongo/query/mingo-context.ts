@@ -226,7 +226,7 @@ function pickSorted(coll: unknown[], expr: unknown, options: Options, end: 'top'
   const spec = (expr ?? {}) as SortedPickSpec;
   const groupId = (options as { local?: { groupId?: unknown } }).local?.groupId;
   const n = many ? Number(valueOf(evalExpr(groupId ?? {}, spec.n, options))) : 1;
-  if (n < 1) throw locationError(LocationCodes.nNotPositive, `'n' must be greater than 0, found ${n}`);
+  if (!(n >= 1)) throw locationError(LocationCodes.nNotPositive, `'n' must be greater than 0, found ${n}`);
   const sortBy = spec.sortBy as Record<string, unknown>;
   const docs = coll as Record<string, unknown>[];
   const collation = collationOf(options);

@@ -39,15 +39,18 @@ describe('createIndexes, listIndexes, dropIndexes', () => {
     expect(Object.keys(indexes[2]!.key)).toEqual(['b', 'a']);
   });
 
-  test('an index of an existing name and key with other options fails with 85 IndexOptionsConflict, however they differ', async () => {
-    // index_catalog_impl.cpp: "An equivalent index already exists with the same name but different options".
+  test('an index of an existing name and key: 86 when an identifying option differs, 85 when only another does (index_catalog_impl.cpp, jstests index_signature.js)', async () => {
     const c = freshCollection();
     await c.insertOne({ a: 1 });
     await c.createIndex({ a: 1 });
-    for (const options of [{ unique: true }, { partialFilterExpression: { a: { $exists: true } } }, { collation: { locale: 'fr' } }]) {
-      await expectServerError(c.createIndex({ a: 1 }, options), 85, 'IndexOptionsConflict');
+    for (const options of [{ unique: true }, { sparse: true }, { partialFilterExpression: { a: { $exists: true } } }, { collation: { locale: 'fr' } }]) {
+      await expectServerError(c.createIndex({ a: 1 }, options), 86, 'IndexKeySpecsConflict');
     }
+    await expectServerError(c.createIndex({ a: 1 }, { expireAfterSeconds: 60 }), 85, 'IndexOptionsConflict');
     expect(await c.createIndex({ a: 1 }, { background: true })).toBe('a_1');
+    // Under another name, one that differs by an identifying option is another index.
+    expect(await c.createIndex({ a: 1 }, { name: 'a_partial', partialFilterExpression: { a: { $gt: 0 } } })).toBe('a_partial');
+    await expectServerError(c.createIndex({ a: 1 }, { name: 'a_again' }), 85, 'IndexOptionsConflict');
   });
 
   test('the raw createIndexes reply counts indexes and notes an implicitly created collection', async () => {

@@ -157,11 +157,13 @@ describe('upsert', () => {
 describe('array updates', () => {
   test('$[] and $[id] on a null or scalar field fail with 2 BadValue, naming the element (update_array_node.cpp)', async () => {
     const c = freshCollection();
-    await c.insertMany([{ _id: 1, arr: null }, { _id: 2, arr: 5 }] as Document[]);
+    await c.insertMany([{ _id: 1, arr: null }, { _id: 2, arr: 5 }, { _id: 3, arr: new Date(0) }] as Document[]);
     const onNull = await expectServerError(c.updateOne(byId(1), { $set: { 'arr.$[e].x': 1 } }, { arrayFilters: [{ 'e._id': 1 }] }), 2);
     expect(onNull.message).toBe('Cannot apply array updates to non-array element arr: null');
     const onScalar = await expectServerError(c.updateOne(byId(2), { $set: { 'arr.$[].x': 1 } }), 2);
     expect(onScalar.message).toBe('Cannot apply array updates to non-array element arr: 5');
+    const onDate = await expectServerError(c.updateOne(byId(3), { $set: { 'arr.$[].x': 1 } }), 2);
+    expect(onDate.message).toBe('Cannot apply array updates to non-array element arr: new Date(0)');
   });
 
   test('$push takes $slice and $position as any integral number: a long, a decimal without fraction (push_node.cpp)', async () => {

@@ -99,7 +99,11 @@ function alreadyExists(indexes: readonly IndexDefinition[], definition: IndexDef
     const sameKey = sameKeyPattern(existing.key, definition.key);
     const sameName = existing.name === definition.name;
     if (sameKey && sameName) {
-      if (existing.name !== ID_INDEX.name && !sameOptions(existing, definition)) {
+      if (existing.name === ID_INDEX.name) return true;
+      if (!sameIdentity(existing, definition)) {
+        throw new CommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index but different options: ${definition.name}`);
+      }
+      if (!sameOtherOptions(existing, definition)) {
         throw new CommandError(85, 'IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${definition.name}, existing index: ${existing.name}`);
       }
       return true;
@@ -107,16 +111,29 @@ function alreadyExists(indexes: readonly IndexDefinition[], definition: IndexDef
     if (sameName) {
       throw new CommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index but a different key: ${definition.name}`);
     }
-    if (sameKey && existing.unique === definition.unique && existing.sparse === definition.sparse) {
+    if (sameKey && sameIdentity(existing, definition)) {
       throw new CommandError(85, 'IndexOptionsConflict', `Index already exists with a different name: ${existing.name}`);
     }
   }
   return false;
 }
 
-/** Whether two indexes of one key and name select and compare alike: unique, sparse, partial filter, collation (what MongoDB compares; not `background` and the like). */
-function sameOptions(a: IndexDefinition, b: IndexDefinition): boolean {
-  return a.unique === b.unique && a.sparse === b.sparse && ['partialFilterExpression', 'collation'].every((option) => valuesEqual(a.options[option], b.options[option]));
+/**
+ * The options that make two indexes of one key different indexes (IndexDescriptor::compareIndexOptions'
+ * kDifferent): one of another name may stand beside it, one of the same name is refused with 86.
+ */
+const IDENTIFYING_OPTIONS = ['partialFilterExpression', 'collation'];
+/** Options that neither identify an index nor change it. */
+const IGNORED_OPTIONS = new Set(['background', 'hidden']);
+
+function sameIdentity(a: IndexDefinition, b: IndexDefinition): boolean {
+  return a.unique === b.unique && a.sparse === b.sparse && IDENTIFYING_OPTIONS.every((option) => valuesEqual(a.options[option], b.options[option]));
+}
+
+/** The rest of the options (`expireAfterSeconds`, say): an index differing only by them is equivalent, and refused with 85 under the same name. */
+function sameOtherOptions(a: IndexDefinition, b: IndexDefinition): boolean {
+  const others = new Set([...Object.keys(a.options), ...Object.keys(b.options)].filter((option) => !IDENTIFYING_OPTIONS.includes(option) && !IGNORED_OPTIONS.has(option)));
+  return [...others].every((option) => valuesEqual(a.options[option], b.options[option]));
 }
 
 function sameKeyPattern(a: Document, b: Document): boolean {
