@@ -290,7 +290,7 @@ function droppedSnapshot(model: WriteModel, coordinate: string): DroppedSnapshot
         ? `inside the documents of another type (${relation.typeName} has no @collection)`
         : parts.length > 2
           ? `at the nested path "${parts.slice(0, -1).join('.')}"`
-          : `where no @join(localField: "path.key") says`;
+          : `in a place no @join(localField: "path.key") names`;
     throw new SdlChangeError(
       `${coordinate}: --drop-snapshot drops copies kept at a top-level field of their type's own documents, and these are ${where}; nothing was written: with the @snapshot removed and deployed, $unset its copied fields with an update of your own`,
     );

@@ -111,7 +111,10 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
   if (cost) {
     // The gateway's own estimate knows what the database holds: a copy, counter or total still being backfilled is joined.
     const planned = cost.estimatedRoundTrips === estimated ? '' : `; the plan above, made before reading the database, estimated ${estimated}: a copy, counter or total still being backfilled is read by its join`;
-    const estimate = measured.executed ? `estimated ${cost.estimatedRoundTrips} as it ran${planned}` : 'refused before it ran, so nothing was estimated';
+    // Refused before it ran: by a role (nothing estimated), or by a limit on the estimate it had.
+    const estimate = measured.executed
+      ? `estimated ${cost.estimatedRoundTrips} as it ran${planned}`
+      : `refused before it ran${cost.estimatedRoundTrips > 0 ? `, on an estimate of ${cost.estimatedRoundTrips}` : ''}`;
     lines.push(
       `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (${estimate}), ${count(cost.documents, 'document')}, ` +
         `${count(cost.bytes, 'byte')}, ${cost.durationMs.toFixed(1)} ms; one query per parent would have sent ${cost.naiveRoundTrips}`,

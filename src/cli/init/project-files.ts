@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../../project/load-project';
 import { sdlFileNames } from '../../gateway';
 import type { CliIo } from '../../command-line/cli-io';
@@ -14,8 +14,9 @@ import { SCRIPTS } from './project-template';
  * with an object of scripts, if any (its scripts are added to it).
  */
 export function refuseToWrite(folder: string, paths: readonly string[], io: CliIo): boolean {
-  if (existsSync(folder) && !statSync(folder).isDirectory()) {
-    io.err.write(`init: ${folder} is a file, not a folder; name a folder for the project (made if missing)\n`);
+  const file = fileInTheWay(folder);
+  if (file !== undefined) {
+    io.err.write(`init: ${file} is a file, not a folder; name a folder for the project (made if missing)\n`);
     return true;
   }
   const schema = join(folder, 'schema');
@@ -27,24 +28,46 @@ export function refuseToWrite(folder: string, paths: readonly string[], io: CliI
     return true;
   }
   const manifest = join(folder, 'package.json');
-  if (existsSync(manifest) && readManifest(manifest) === undefined) {
-    io.err.write(`init: ${manifest} is no JSON object with an object of "scripts", so its npm scripts cannot be added; fix it, or remove it first\n`);
+  const unreadable = existsSync(manifest) ? whyUnreadable(manifest) : undefined;
+  if (unreadable !== undefined) {
+    io.err.write(`init: ${manifest} ${unreadable}, so its npm scripts cannot be added; fix it, or remove it first\n`);
     return true;
   }
   return false;
 }
 
+/** `folder`, or the nearest folder above it that exists, when that is a file: init could make no folder there. */
+function fileInTheWay(folder: string): string | undefined {
+  let existing = resolve(folder);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (statSync(existing).isDirectory()) return undefined;
+  return existing === resolve(folder) ? folder : existing;
+}
+
+/** Why package.json's scripts cannot be added to it: no JSON object, or scripts that are no object; undefined when they can. */
+function whyUnreadable(path: string): string | undefined {
+  const manifest = parsedJson(path);
+  if (!isObject(manifest)) return 'is no JSON object';
+  return manifest.scripts === undefined || isObject(manifest.scripts) ? undefined : 'has "scripts" that are no object';
+}
+
 type Manifest = Record<string, unknown> & { scripts?: Record<string, string> };
 
-/** package.json's content, or undefined when it is no JSON object, or its scripts (when it has some) are not one. */
+/** package.json's content, or undefined when its scripts cannot be added to it (whyUnreadable). */
 function readManifest(path: string): Manifest | undefined {
-  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  return whyUnreadable(path) === undefined ? (parsedJson(path) as Manifest) : undefined;
+}
+
+function parsedJson(path: string): unknown {
   try {
-    const manifest: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return isObject(manifest) && (manifest.scripts === undefined || isObject(manifest.scripts)) ? (manifest as Manifest) : undefined;
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -47,6 +47,6 @@ it('explain --run of an operation refused before execution blames no backfill fo
   const printed = out();
   expect(code).toBe(1);
   expect(printed).toContain('error: [FORBIDDEN]');
-  expect(printed).toContain('0 round trips (refused before it ran, so nothing was estimated)');
+  expect(printed).toContain('0 round trips (refused before it ran),');
   expect(printed).not.toContain('backfilled');
 });

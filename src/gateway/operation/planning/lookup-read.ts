@@ -17,7 +17,7 @@ export interface PlannedLookup {
 
 /**
  * The lookup of `field` for these arguments: plan-projection puts it in the parents' read, and the
- * resolver finds the documents under `as`. A join by key matches the parent's keys (its filters and
+ * resolver finds the documents handed to the parent under `as` (projected-read.ts settleLookups). A join by key matches the parent's keys (its filters and
  * order apply to what comes back, as the join's do); a reverse join carries its page (filters, order,
  * per-parent limit) into the lookup's pipeline. Undefined when the page cannot be read that way: after
  * an item whose sort values must be read first, without a bound, or `first: 0` (nothing is read).

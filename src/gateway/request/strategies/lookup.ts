@@ -7,9 +7,10 @@ import type { JoinShape } from '../../startup/storage-map/storage-map-types';
 import type { RelationRequest, RelationValue } from './resolver-types';
 
 /**
- * A join read inside the parent's own command: the parent's `$lookup` left the documents in it, under
- * `as` (plan-projection.ts put the lookup in its read; relation-resolver.ts joins a parent read without
- * it). A join by key hands them back in the order of the parent's keys, repeated keys repeated and
+ * A join read inside the parent's own command: the parent's `$lookup` brought the documents, which
+ * settleLookups handed to the parent under `as` (projected-read.ts handedOut; plan-projection.ts put the
+ * lookup in its read; relation-resolver.ts joins a parent read without it, or copied by a resolver of
+ * its own, which does not carry them). A join by key hands them back in the order of the parent's keys, repeated keys repeated and
  * filters and order applied as the join applies them; a reverse join's pipeline already paged them.
  */
 export function resolveLookup(shape: JoinShape, request: RelationRequest, joined: readonly StoredDocument[]): RelationValue {

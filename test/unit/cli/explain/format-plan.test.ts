@@ -30,10 +30,14 @@ describe('explain --run on an operation that cost more than its estimate', () =>
 });
 
 describe('explain --run on an operation refused before it ran', () => {
-  it('says nothing was estimated, and blames no backfill for the difference from the plan', () => {
-    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ roundTrips: 0, documents: 0, estimatedRoundTrips: 0 }), errors: [], executed: false }).split('\n');
-    expect(printed).toContain('measured on embedded demo data: 0 round trips (refused before it ran, so nothing was estimated), 0 documents, 100 bytes, 1.5 ms; one query per parent would have sent 2');
-    expect(printed.join('\n')).not.toContain('backfilled');
+  it('says so, with the estimate a limit refused, and blames no backfill for the difference from the plan', () => {
+    const refused = (estimatedRoundTrips: number) =>
+      formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ roundTrips: 0, documents: 0, estimatedRoundTrips }), errors: [], executed: false });
+    // By a role: nothing was estimated.
+    expect(refused(0).split('\n')).toContain('measured on embedded demo data: 0 round trips (refused before it ran), 0 documents, 100 bytes, 1.5 ms; one query per parent would have sent 2');
+    // By a limit on its estimate.
+    expect(refused(3).split('\n')).toContain('measured on embedded demo data: 0 round trips (refused before it ran, on an estimate of 3), 0 documents, 100 bytes, 1.5 ms; one query per parent would have sent 2');
+    expect(refused(0) + refused(3)).not.toContain('backfilled');
   });
 });
 

@@ -41,22 +41,24 @@ describe('docjoin init (the scaffold)', () => {
     writeFileSync(join(folder, 'package.json'), '{ "name": "mine", }');
     const broken = captureIo();
     expect(await runInitCli([folder], {}, broken.io)).toBe(2);
-    expect(broken.err()).toBe(`init: ${join(folder, 'package.json')} is no JSON object with an object of "scripts", so its npm scripts cannot be added; fix it, or remove it first\n`);
+    expect(broken.err()).toBe(`init: ${join(folder, 'package.json')} is no JSON object, so its npm scripts cannot be added; fix it, or remove it first\n`);
     // Scripts that are no object would be spread into numbered keys.
     writeFileSync(join(folder, 'package.json'), '{ "name": "mine", "scripts": "x" }');
     const scripts = captureIo();
     expect(await runInitCli([folder], {}, scripts.io)).toBe(2);
-    expect(scripts.err()).toBe(broken.err());
+    expect(scripts.err()).toBe(`init: ${join(folder, 'package.json')} has "scripts" that are no object, so its npm scripts cannot be added; fix it, or remove it first\n`);
     expect(readFileSync(join(folder, 'package.json'), 'utf8')).toBe('{ "name": "mine", "scripts": "x" }');
     expect(['docjoin.config.mjs', 'schema', 'seed.mjs'].filter((path) => existsSync(join(folder, path)))).toEqual([]);
   });
 
-  test('refuses, in one line and writing nothing, a project folder that is a file', async () => {
+  test('refuses, in one line and writing nothing, a project folder that is a file, or would be made under one', async () => {
     const file = join(folder, 'f');
     writeFileSync(file, '');
-    const { io, err } = captureIo();
-    expect(await runInitCli([file], {}, io)).toBe(2);
-    expect(err()).toBe(`init: ${file} is a file, not a folder; name a folder for the project (made if missing)\n`);
+    for (const [target, named] of [[file, file], [join(file, 'sub', 'app'), file]] as const) {
+      const { io, err } = captureIo();
+      expect(await runInitCli([target], {}, io)).toBe(2);
+      expect(err()).toBe(`init: ${named} is a file, not a folder; name a folder for the project (made if missing)\n`);
+    }
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
