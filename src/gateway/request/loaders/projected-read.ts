@@ -82,9 +82,10 @@ function arrivalsOf(projection: Projection): readonly Arrival[] {
 /**
  * The documents each lookup brought, by the document or embedded element they belong to and the
  * lookup's `as`: beside it, not in it, since the element is also the stored value another field may
- * return whole (a JSON field over the same path), and a stored key of that name is not the lookup's. A property no enumeration sees (a symbol, not enumerable), not a
- * WeakMap: a request hands out hundreds, and a process-wide WeakMap's entries cost the garbage
- * collector on every collection until their elements die.
+ * return whole (a JSON field over the same path), and a stored key of that name is not the lookup's.
+ * A property no enumeration sees (a symbol, not enumerable), not a WeakMap: a request hands out
+ * hundreds, and a process-wide WeakMap's entries cost the garbage collector on every collection until
+ * their elements die.
  */
 const HANDED_OUT = Symbol('docjoin.handedOut');
 
