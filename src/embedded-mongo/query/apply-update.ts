@@ -10,7 +10,6 @@ import { cloneDocument } from './clone-document';
 import { formatShellValue } from '../protocol/shell-value';
 import { isArrayIndex } from './document-path';
 import { runPipeline } from './run-pipeline';
-import { sortDocuments } from './sort-documents';
 import { valueKey, valuesEqual } from './value-key';
 
 export interface UpdateOptions {
@@ -567,9 +566,38 @@ function sortArray(array: unknown[], spec: unknown, collation: Collation | undef
       .map((entry) => entry.value);
   }
   if (!isPlainDocument(spec) || Object.keys(spec).length === 0) throw badValue('The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields');
-  const wrapped = array.map((value) => (isPlainDocument(value) ? value : { [ELEMENT]: value }));
-  const sorted = sortDocuments(wrapped, spec, collation);
-  return sorted.map((value) => (ELEMENT in value ? value[ELEMENT] : value));
+  const pattern = Object.entries(spec).map(([path, value]) => {
+    const order = plainNumber(value);
+    if (order !== 1 && order !== -1) throw badValue('The $sort element value must be either 1 or -1');
+    return { segments: path.split('.'), order };
+  });
+  const compare = valueComparator(collation);
+  // push_sorter.h: each element's key is its fields as getFieldDotted reads them (an array is one value,
+  // compared whole; a path does not reach into an array's elements; missing is null), not find's sort keys.
+  const keyed = array.map((value, index) => ({ value, index, key: pattern.map(({ segments }) => plainDottedField(value, segments)) }));
+  keyed.sort((a, b) => {
+    for (const [position, { order }] of pattern.entries()) {
+      const difference = compare(a.key[position], b.key[position]);
+      if (difference !== 0) return order * difference;
+    }
+    return a.index - b.index;
+  });
+  return keyed.map((entry) => entry.value);
+}
+
+/**
+ * The value at `segments` of an element as getFieldDotted finds it: through documents, or an array inside
+ * one by its index; null when nothing is there, as for an element that is no document.
+ */
+function plainDottedField(element: unknown, segments: readonly string[]): unknown {
+  if (!isPlainDocument(element)) return null;
+  let value: unknown = element;
+  for (const segment of segments) {
+    if (isPlainDocument(value)) value = (value as Document)[segment];
+    else if (Array.isArray(value) && isArrayIndex(segment)) value = value[Number(segment)];
+    else return null;
+  }
+  return value === undefined ? null : value;
 }
 
 /**

@@ -279,6 +279,16 @@ describe('array updates', () => {
     expect(await c.findOne(byId(5))).toEqual({ _id: 5, quizzes: [{ wk: 1, score: 10 }, { wk: 2, score: 8 }, { wk: 5, score: 8 }] });
   });
 
+  test('$push $sort by a field reads it as getFieldDotted does, not as find sorts (push_sorter.h): an array is one value, after numbers; a path through an array finds null', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, a: [{ _id: 'x', t: 3 }] }, { _id: 2, a: [{ _id: 'x', t: { u: 3 } }] }] as Document[]);
+    // find's sort would put [1, 9] first, by its smallest element; $push compares the array whole, and so cuts it.
+    await c.updateOne(byId(1), { $push: { a: { $each: [{ _id: 'y', t: [1, 9] }, { _id: 'z', t: 2 }], $sort: { t: 1 }, $slice: 2 } } } as Document);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [{ _id: 'z', t: 2 }, { _id: 'x', t: 3 }] });
+    await c.updateOne(byId(2), { $push: { a: { $each: [{ _id: 'y', t: [{ u: 5 }] }], $sort: { 't.u': 1 } } } } as Document);
+    expect((await c.findOne(byId(2)))!.a).toEqual([{ _id: 'y', t: [{ u: 5 }] }, { _id: 'x', t: { u: 3 } }]);
+  });
+
   test('$push with $each and $position; $slice negative keeps the tail; $push creates a missing array', async () => {
     const c = freshCollection();
     await c.insertOne({ _id: 1, a: [1, 2, 3] } as Document);
