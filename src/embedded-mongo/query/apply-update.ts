@@ -234,6 +234,9 @@ class PathWalker {
     }
     const container = node as Document;
     let child: unknown = container[part];
+    const next = parts[index + 1] as string;
+    // update_array_node.cpp: `$[]` or `$[id]` on an element that is there but no array fails, whatever the operator.
+    if (child !== undefined && !Array.isArray(child) && next.startsWith('$[')) throw badValue(`Cannot apply array updates to non-array element ${part}: ${formatShellValue(child)}`);
     if (child === undefined) {
       if (!create) return;
       child = {};
@@ -241,8 +244,6 @@ class PathWalker {
       container[part] = child;
     }
     if (!isPlainDocument(child) && !Array.isArray(child)) {
-      const next = parts[index + 1] as string;
-      if (create && next.startsWith('$')) throw badValue(`Cannot apply array updates to non-array element ${part}: ${formatShellValue(child)}`);
       if (create) throw pathNotViable(next, child);
       return;
     }

@@ -164,6 +164,12 @@ describe('array updates', () => {
     expect(onScalar.message).toBe('Cannot apply array updates to non-array element arr: 5');
     const onDate = await expectServerError(c.updateOne(byId(3), { $set: { 'arr.$[].x': 1 } }), 2);
     expect(onDate.message).toBe('Cannot apply array updates to non-array element arr: new Date(0)');
+    // Whatever the operator, and on a document too.
+    const unset = await expectServerError(c.updateOne(byId(2), { $unset: { 'arr.$[].x': '' } }), 2);
+    expect(unset.message).toBe('Cannot apply array updates to non-array element arr: 5');
+    await c.insertOne({ _id: 4, arr: { a: 1 } } as Document);
+    const onDocument = await expectServerError(c.updateOne(byId(4), { $inc: { 'arr.$[].x': 1 } }), 2);
+    expect(onDocument.message).toBe('Cannot apply array updates to non-array element arr: { a: 1 }');
   });
 
   test('$push takes $slice and $position as any integral number: a long, a decimal without fraction (push_node.cpp)', async () => {
