@@ -41,6 +41,10 @@ function field(value: unknown, where: string, path: string): FieldWorkload {
   const entry = object(value, where, path);
   const strategy = entry.strategy;
   if (!READ_STRATEGIES.includes(strategy as ReadStrategy)) throw new WorkloadFormatError(`${where}: ${path}.strategy must be ${READ_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`);
+  const roundTrips = count(entry.roundTrips, where, `${path}.roundTrips`);
+  // Windows recorded before soleRoundTrips was have every command the field took part in.
+  const soleRoundTrips = count(entry.soleRoundTrips ?? roundTrips, where, `${path}.soleRoundTrips`);
+  if (soleRoundTrips > roundTrips) throw new WorkloadFormatError(`${where}: ${path}.soleRoundTrips must be at most its roundTrips (${roundTrips}), got ${soleRoundTrips}`);
   return {
     field: string(entry.field, where, `${path}.field`),
     strategy: strategy as ReadStrategy,
@@ -48,9 +52,8 @@ function field(value: unknown, where: string, path: string): FieldWorkload {
     resolves: count(entry.resolves, where, `${path}.resolves`),
     // Windows recorded before parentDocuments was count each resolve's parent apart, as a naive lookup would.
     parentDocuments: count(entry.parentDocuments ?? entry.resolves, where, `${path}.parentDocuments`),
-    roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
-    // Windows recorded before soleRoundTrips was have every command the field took part in.
-    soleRoundTrips: count(entry.soleRoundTrips ?? entry.roundTrips, where, `${path}.soleRoundTrips`),
+    roundTrips,
+    soleRoundTrips,
     documents: count(entry.documents, where, `${path}.documents`),
     // Windows recorded before delivered was have the documents read, the nearest figure.
     delivered: count(entry.delivered ?? entry.documents, where, `${path}.delivered`),

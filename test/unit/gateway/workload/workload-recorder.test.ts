@@ -260,6 +260,10 @@ describe('stored windows', () => {
     const window = JSON.parse(JSON.stringify(windowOf(booksLedger())));
     window.fields[0].snapshotMisses = -1;
     expect(() => parseWorkloadWindow(window, 'w.jsonl:1')).toThrow(new WorkloadFormatError('w.jsonl:1: fields[0].snapshotMisses must be a whole number, got -1'));
+    // Commands a field sent alone are among those it took part in.
+    const sole = JSON.parse(JSON.stringify(windowOf(booksLedger())));
+    sole.fields[0].soleRoundTrips = sole.fields[0].roundTrips + 1;
+    expect(() => parseWorkloadWindow(sole, 'w.jsonl:2')).toThrow(new WorkloadFormatError(`w.jsonl:2: fields[0].soleRoundTrips must be at most its roundTrips (${sole.fields[0].roundTrips}), got ${sole.fields[0].roundTrips + 1}`));
   });
 });
 
