@@ -115,8 +115,8 @@ interface FieldTreeNode {
   readonly aggregate: boolean;
   /** Its first appearance. */
   readonly step: FieldStep;
-  /** Every appearance (aliases, other levels) of an aggregate field, whose row says how each is read. */
-  readonly appearances: FieldStep[];
+  /** Every appearance (aliases, other levels) of an aggregate field, by its response path (`posts.c`), whose row says how each is read. */
+  readonly appearances: Array<{ readonly step: FieldStep; readonly at: string }>;
   /** Root fields: how many response keys select it (aliases each run it once). */
   times: number;
 }
@@ -124,37 +124,39 @@ interface FieldTreeNode {
 /** Root, relation and aggregate fields of the plan's tree in the order they first appear (depth first), each once. */
 function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTreeNode[] {
   const nodes = new Map<string, FieldTreeNode>();
-  const walk = (selections: readonly SelectionStep[], depth: number): void => {
+  const walk = (selections: readonly SelectionStep[], depth: number, above: string): void => {
     for (const selection of selections) {
       for (const step of selection.fields) {
         if (!step.definition || !isCompositeType(getNamedType(step.definition.type))) continue;
         const relation = storageMap.relations.get(step.coordinate);
         const aggregate = storageMap.aggregates.has(step.coordinate);
+        const at = `${above}.${step.responseKey}`;
         const seen = nodes.get(step.coordinate);
-        if (seen?.aggregate) seen.appearances.push(step);
-        else if ((relation || aggregate) && !seen) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, aggregate, step, appearances: [step], times: 1 });
-        if (!aggregate) walk(step.children, depth + 1);
+        if (seen?.aggregate) seen.appearances.push({ step, at });
+        else if ((relation || aggregate) && !seen) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, aggregate, step, appearances: [{ step, at }], times: 1 });
+        if (!aggregate) walk(step.children, depth + 1, at);
       }
     }
   };
   for (const step of root.fields) {
     if (!step.definition) continue;
     const seen = nodes.get(step.coordinate);
+    const at = step.responseKey;
     if (seen) {
       seen.times += 1;
-      if (seen.aggregate) seen.appearances.push(step);
-    } else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, aggregate: storageMap.aggregates.has(step.coordinate), step, appearances: [step], times: 1 });
-    walk(step.children, 1);
+      if (seen.aggregate) seen.appearances.push({ step, at });
+    } else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, aggregate: storageMap.aggregates.has(step.coordinate), step, appearances: [{ step, at }], times: 1 });
+    walk(step.children, 1, at);
   }
   return [...nodes.values()];
 }
 
 /**
- * How an aggregate field is read: the one way all its appearances share, or each alias's way when they
- * differ (`c` from the parent's counter, `m` by an aggregate command), each once.
+ * How an aggregate field is read: the one way all its appearances share, or each one's way, by its
+ * response path, when they differ (`posts.c` from the parent's counter, `posts.m` by an aggregate command).
  */
-function readOfEvery(appearances: readonly FieldStep[], bySteps: ReadonlyMap<FieldStep, { readonly read?: string }>): string {
-  const reads = appearances.map((step) => ({ key: step.responseKey, read: bySteps.get(step)?.read ?? 'nothing' }));
+function readOfEvery(appearances: FieldTreeNode['appearances'], bySteps: ReadonlyMap<FieldStep, { readonly read?: string }>): string {
+  const reads = appearances.map(({ step, at }) => ({ at, read: bySteps.get(step)?.read ?? 'nothing' }));
   if (new Set(reads.map(({ read }) => read)).size === 1) return reads[0]!.read;
-  return [...new Set(reads.map(({ key, read }) => `${key}: ${read}`))].join('; ');
+  return [...new Set(reads.map(({ at, read }) => `${at}: ${read}`))].join('; ');
 }

@@ -93,8 +93,13 @@ describe('runExplainCli without --run', () => {
     ]);
     expect(tree[6]).toMatch(/^ {6}↳ aggregate on comments: \$match postId \$in keys, \$group by postId; .*est\. 1 round trip/);
     expect(table).toContain(
-      "    Post.commentsAggregate   aggregate   1                  c: read from its parent's counter Post.commentCount, no command; m: aggregate on comments: $match postId $in keys, $group by postId\n",
+      "    Post.commentsAggregate   aggregate   1                  posts.c: read from its parent's counter Post.commentCount, no command; posts.m: aggregate on comments: $match postId $in keys, $group by postId\n",
     );
+    // One response key at two places is told apart by its path.
+    const twoPlaces = captureIo();
+    const elsewhere = '{ posts(first: 2) { c: commentsAggregate { count } } post(id: "65a000000000000000000001") { c: commentsAggregate { max { createdAt } } } }';
+    expect(await runExplainCli(['--config', DEMO_CONFIG, elsewhere], {}, twoPlaces.io)).toBe(0);
+    expect(twoPlaces.out()).toContain("posts.c: read from its parent's counter Post.commentCount, no command; post.c: aggregate on comments:");
   });
 
   it('--plan names why graphql-js runs an operation docjoin does not own', async () => {
