@@ -47,7 +47,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   // A config without generates is left to graphql-codegen, which names what is missing.
   for (const target of Object.keys(config.generates ?? {})) {
     const path = projectPath(project, resolve(project.root, target));
-    if (target.endsWith('/')) checkClearableFolder(project, target, path);
+    if (target.endsWith('/')) checkFolderTarget(project, target, path);
     else checkWritableFile(project, `the generates target "${target}"`, path, [project.publicSchemaFile], 'generated/types.ts');
     roots.push(target.endsWith('/') ? `${path}/` : path);
   }
@@ -89,7 +89,7 @@ async function loadCodegenConfig(codegen: CodegenCli, project: Project, file: st
  * codegen config, package.json, .git). Paths are compared as the file system resolves them (symbolic
  * links, a case-insensitive disk), as the writing will.
  */
-function checkClearableFolder(project: Project, target: string, path: string): void {
+function checkFolderTarget(project: Project, target: string, path: string): void {
   const refuse = (why: string) =>
     new ProjectConfigError(`the generates target "${target}" ${why}; docjoin codegen writes a folder target and removes what it generated there and no longer does, so give the output a folder of its own inside the project (e.g. generated/client/)`);
   const root = realPath(project.root);

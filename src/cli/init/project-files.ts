@@ -28,7 +28,7 @@ export function refuseToWrite(folder: string, paths: readonly string[], io: CliI
     return true;
   }
   const manifest = join(folder, 'package.json');
-  const unreadable = existsSync(manifest) ? whyUnreadable(manifest) : undefined;
+  const unreadable = existsSync(manifest) ? whyUnreadable(parsedJson(manifest)) : undefined;
   if (unreadable !== undefined) {
     io.err.write(`init: ${manifest} ${unreadable}, so its npm scripts cannot be added; fix it, or remove it first\n`);
     return true;
@@ -44,9 +44,8 @@ function fileInTheWay(folder: string): string | undefined {
   return existing === resolve(folder) ? folder : existing;
 }
 
-/** Why package.json's scripts cannot be added to it: no JSON object, or scripts that are no object; undefined when they can. */
-function whyUnreadable(path: string): string | undefined {
-  const manifest = parsedJson(path);
+/** Why package.json's scripts cannot be added to `manifest`, its parsed content: no JSON object, or scripts that are no object; undefined when they can. */
+function whyUnreadable(manifest: unknown): string | undefined {
   if (!isObject(manifest)) return 'is no JSON object';
   return manifest.scripts === undefined || isObject(manifest.scripts) ? undefined : 'has "scripts" that are no object';
 }
@@ -55,7 +54,8 @@ type Manifest = Record<string, unknown> & { scripts?: Record<string, string> };
 
 /** package.json's content, or undefined when its scripts cannot be added to it (whyUnreadable). */
 function readManifest(path: string): Manifest | undefined {
-  return whyUnreadable(path) === undefined ? (parsedJson(path) as Manifest) : undefined;
+  const manifest = parsedJson(path);
+  return whyUnreadable(manifest) === undefined ? (manifest as Manifest) : undefined;
 }
 
 function parsedJson(path: string): unknown {
