@@ -320,6 +320,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       plans: planner,
       ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
       comparisonRefusal: (access, typeName, path) => comparisonRefusal(access, storageMap, typeName, path),
+      maxResponseBytes: settings.maxResponseBytes,
     });
     if (contextOptions.admissionSlot) admissionSlots.set(context.ledger, contextOptions.admissionSlot);
     return context;

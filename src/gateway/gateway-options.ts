@@ -85,7 +85,11 @@ export interface GatewaySettings {
    * still arriving after it are answered 408.
    */
   readonly operationTimeoutMs?: number;
-  /** The largest response body served over HTTP (default 32 MiB); a larger one is replaced by RESPONSE_TOO_LARGE. */
+  /**
+   * The largest response (default 32 MiB): one certain to be larger is stopped while it is built, as
+   * soon as its relation fields' values cannot fit (whoever runs it); a body over it once serialized is
+   * replaced over HTTP. Both answer RESPONSE_TOO_LARGE.
+   */
   readonly maxResponseBytes?: number;
   /**
    * A budget of cost points per client (default off): `{ capacity, restoreRate }`, a leaky bucket per

@@ -1,6 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
-import { DatabaseFailure, OperationStopped } from './internal-errors';
+import { DatabaseFailure, OperationStopped, type StopReason } from './internal-errors';
 import { PublicErrorCode } from './public-error-code';
 import { cutQuotedInputs } from './quote-input';
 
@@ -29,8 +29,9 @@ export function createFormatError(options: { production: boolean; hideSuggestion
     // Before DatabaseFailure: a read MongoDB stopped at its maxTimeMS is a timeout, not an outage.
     const stopped = findCause(error, (e) => e instanceof OperationStopped);
     if (stopped instanceof OperationStopped) {
-      const code = stopped.reason === 'timeout' ? PublicErrorCode.OPERATION_TIMEOUT : PublicErrorCode.OPERATION_CANCELLED;
-      return { ...withCode(formatted, code, options.production), message: stopped.message };
+      const extensions = stopped.maxResponseBytes === undefined ? {} : { maxBytes: stopped.maxResponseBytes };
+      const formattedStop = withCode({ ...formatted, extensions: { ...formatted.extensions, ...extensions } }, STOPPED_CODES[stopped.reason], options.production);
+      return { ...formattedStop, message: stopped.message };
     }
     const failure = findCause(error, (e) => e instanceof DatabaseFailure);
     if (failure instanceof DatabaseFailure && failure.unavailable) {
@@ -75,6 +76,13 @@ const ARGUMENT_VALUE_ERRORS: readonly RegExp[] = [
   /^Argument "\w+" of required type "[^"]+" was provided the variable "\$\w+" which was not provided a runtime value\.$/,
   /^Argument "\w+" has invalid value [\s\S]+\.$/,
 ];
+
+/** The public code of each reason an operation stops for. */
+const STOPPED_CODES: Readonly<Record<StopReason, PublicErrorCode>> = {
+  timeout: PublicErrorCode.OPERATION_TIMEOUT,
+  'client-gone': PublicErrorCode.OPERATION_CANCELLED,
+  'response-too-large': PublicErrorCode.RESPONSE_TOO_LARGE,
+};
 
 function withCode(formatted: GraphQLFormattedError, code: PublicErrorCode, production: boolean): GraphQLFormattedError {
   const { http: _http, ...extensions } = formatted.extensions ?? {};

@@ -128,20 +128,34 @@ export class TransactionConflict extends Error {
   }
 }
 
-/** Why an operation stopped before its end: its time limit, or its client went away. */
-export type StopReason = 'timeout' | 'client-gone';
+/** Why an operation stopped before its end: its time limit, its client went away, or its response grew past its size limit. */
+export type StopReason = 'timeout' | 'client-gone' | 'response-too-large';
 
 /**
- * Thrown by the funnel once an operation's deadline has passed (public code
- * OPERATION_TIMEOUT) or its client has gone (OPERATION_CANCELLED, which no client reads: it is logged).
+ * Thrown by the funnel once an operation's deadline has passed (public code OPERATION_TIMEOUT), its
+ * client has gone (OPERATION_CANCELLED, which no client reads: it is logged), or its response has
+ * grown past `maxResponseBytes` while being built (RESPONSE_TOO_LARGE).
  */
 export class OperationStopped extends Error {
   override readonly name = 'OperationStopped';
   constructor(
     readonly reason: StopReason,
     readonly timeoutMs: number,
+    /** The response size limit, for a response too large. */
+    readonly maxResponseBytes?: number,
   ) {
-    super(reason === 'timeout' ? `The operation did not finish within its time limit of ${timeoutMs} ms (DOCJOIN_OPERATION_TIMEOUT_MS); ask for less, or page through it` : 'The client closed the connection; the operation was stopped');
+    super(stopMessage(reason, timeoutMs, maxResponseBytes));
+  }
+}
+
+function stopMessage(reason: StopReason, timeoutMs: number, maxResponseBytes: number | undefined): string {
+  switch (reason) {
+    case 'timeout':
+      return `The operation did not finish within its time limit of ${timeoutMs} ms (DOCJOIN_OPERATION_TIMEOUT_MS); ask for less, or page through it`;
+    case 'client-gone':
+      return 'The client closed the connection; the operation was stopped';
+    case 'response-too-large':
+      return `The response would be over the limit of ${(maxResponseBytes ?? 0).toLocaleString('en')} bytes (DOCJOIN_MAX_RESPONSE_BYTES): the operation was stopped before building it; select fewer fields or ask for smaller pages`;
   }
 }
 

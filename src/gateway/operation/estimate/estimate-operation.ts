@@ -11,6 +11,7 @@ import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, ty
 import { listSort, readsByLookup, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
+import { objectJsonBytes } from '../plan/response-bytes';
 import { aggregateParts, asksNothing, planAggregateRequest, storedFigureCoordinates, storedFigurePaths, type AggregateRequest, type StoredFigurePaths } from '../planning/aggregate-request';
 import type { TotalSum } from '../planning/total-sum';
 import { aggregateTypeNames, DEFAULT_GROUPS, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
@@ -221,13 +222,11 @@ class EstimatePass {
   #bytesOfObject(selection: SelectionStep): number {
     let bytes = this.#objectBytes.get(selection);
     if (bytes !== undefined) return bytes;
-    bytes = 2;
-    for (const field of selection.fields) {
-      // "key": value, — the value of an object or list of objects is counted with its own scope.
-      bytes += field.responseKey.length + 4;
-      if (field.fieldName === '__typename') bytes += selection.type.name.length + 2;
-      else if (field.definition && isLeafType(getNamedType(field.definition.type))) bytes += this.input.valueBytes?.(selection.type.name, field.fieldName) ?? ASSUMED_VALUE_BYTES;
-    }
+    // The value of an object or list of objects is counted with its own scope.
+    bytes = objectJsonBytes(selection, (field) => {
+      if (field.fieldName === '__typename') return selection.type.name.length + 2;
+      return field.definition && isLeafType(getNamedType(field.definition.type)) ? (this.input.valueBytes?.(selection.type.name, field.fieldName) ?? ASSUMED_VALUE_BYTES) : 0;
+    });
     this.#objectBytes.set(selection, bytes);
     return bytes;
   }

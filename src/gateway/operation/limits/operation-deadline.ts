@@ -6,7 +6,8 @@ import { MAX_TIMER_MS } from '../../../settings/setting-rules';
 export const OVERRUN_MS = 250;
 
 /**
- * When one operation must stop: `timeoutMs` after it arrived, or as soon as its client goes away. The
+ * When one operation must stop: `timeoutMs` after it arrived, as soon as its client goes away, or once
+ * the response it builds is certain to be too large to send (response-size-guard.ts). The
  * funnel sends no read after that (the loaders' next batches fail at once) and gives each read the time
  * left as `maxTimeMS`, so MongoDB stops too. Work in memory (embedded and snapshot fields) is left to
  * finish: it is bounded by the document budget, and stopping it field by field would cost an error
@@ -109,7 +110,12 @@ export class OperationDeadline {
   }
 
   get stopReason(): StopReason | undefined {
-    return this.stopped ? this.#stopped!.reason : undefined;
+    return this.stoppedBy?.reason;
+  }
+
+  /** Why the operation must stop, as the error its reads fail with; undefined while it may go on. */
+  get stoppedBy(): OperationStopped | undefined {
+    return this.stopped ? this.#stopped : undefined;
   }
 
   /** Milliseconds left, at least 1 (a MongoDB `maxTimeMS` of 0 means no limit). */
@@ -117,11 +123,14 @@ export class OperationDeadline {
     return Math.max(1, this.#expiresAt - Date.now());
   }
 
-  /** The first reason wins: a timed-out operation whose client then leaves stays timed out. */
-  stop(reason: StopReason): void {
+  /**
+   * The first reason wins: a timed-out operation whose client then leaves stays timed out.
+   * `maxResponseBytes`: the limit a response too large is over.
+   */
+  stop(reason: StopReason, maxResponseBytes?: number): void {
     clearTimeout(this.#timer);
     if (this.#stopped) return;
-    this.#stopped = new OperationStopped(!this.#finished && Date.now() >= this.#expiresAt ? 'timeout' : reason, this.timeoutMs);
+    this.#stopped = !this.#finished && Date.now() >= this.#expiresAt ? new OperationStopped('timeout', this.timeoutMs) : new OperationStopped(reason, this.timeoutMs, maxResponseBytes);
     this.#controller?.abort(this.#stopped);
   }
 

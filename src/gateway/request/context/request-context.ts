@@ -24,6 +24,8 @@ import type { Viewer } from '../authentication/authenticate';
 import { budgetClient } from '../../operation/limits/client-budgets';
 import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
+import { ResponseSizeGuard } from '../../operation/limits/response-size-guard';
+import { leastItemBytes } from '../../operation/plan/response-bytes';
 
 /**
  * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
@@ -81,6 +83,12 @@ export interface GatewayContext extends DocumentsReads {
   selectedFields(info: GraphQLResolveInfo, targetType: string, requested: RequestedList): readonly string[];
   /** What an `@aggregate` field's selection and `args` ask MongoDB for (memoized like snapshotMissingFields). */
   aggregateRequest(info: GraphQLResolveInfo, aggregate: AggregateField, args: Readonly<Record<string, unknown>>): AggregateRequest;
+  /**
+   * Counts the `items` objects (a connection's page items, a list's entries) one parent's value of the
+   * field `info` resolves puts in the response, at the fewest bytes each takes; once the response can
+   * no longer fit maxResponseBytes, stops the operation and throws (response-size-guard.ts).
+   */
+  countResponseItems(info: GraphQLResolveInfo, items: number): void;
 }
 
 /** Where a request's resolvers find its operation's plan (operation/plan/operation-planner.ts), by the request's ledger. */
@@ -120,6 +128,8 @@ export function createRequestContext(options: {
   copyBackfilling?: (coordinate: string) => boolean;
   /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal). */
   comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
+  /** The largest response the operation may build (GatewayOptions.maxResponseBytes); default: no limit. */
+  maxResponseBytes?: number;
 }): GatewayContext {
   const { storageMap, funnel, overrides, deadline, plans, access } = options;
   const ledger = new CostLedger();
@@ -143,6 +153,7 @@ export function createRequestContext(options: {
   };
   const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => readsOf(info).projection(typeName);
   const connectionSelection = (info: GraphQLResolveInfo): ConnectionSteps => readsOf(info).connection();
+  const responseSize = options.maxResponseBytes === undefined ? undefined : new ResponseSizeGuard(options.maxResponseBytes, deadline);
   const comparisonRefusal = access && options.comparisonRefusal ? (typeName: string, path: string) => options.comparisonRefusal!(access, typeName, path) : undefined;
   return {
     requestId: ++nextRequestId,
@@ -187,6 +198,9 @@ export function createRequestContext(options: {
     snapshotCopiedFields: (info, shape, targetType, requested) => readsOf(info).snapshotCopiedFields(shape, targetType, requested),
     selectedFields: (info, targetType, requested) => readsOf(info).selectedFields(targetType, requested),
     aggregateRequest: (info, aggregate, args) => readsOf(info).aggregateRequest(aggregate, args),
+    countResponseItems: (info, items) => {
+      if (responseSize && items > 0) responseSize.add(items * readsOf(info).leastItemBytes());
+    },
   };
 }
 
@@ -230,6 +244,7 @@ class FieldReads {
   #joinsById: ReadonlyMap<string, Projection> | undefined;
   #aggregate: AggregateRequest | undefined;
   #lookups: Map<RelationField, PlannedLookup | undefined> | undefined;
+  #leastItemBytes: number | undefined;
 
   /** `role`: the viewer's under access rules (what planning.canRead answers for), else undefined. */
   constructor(
@@ -243,8 +258,7 @@ class FieldReads {
     const key = this.#roleKey(typeName);
     let projection = this.#projections.get(key);
     if (!projection) {
-      const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
-      const selections = connection ? this.connection().nodeSelections.flat() : this.step.children;
+      const selections = this.#returnsConnection() ? this.connection().nodeSelections.flat() : this.step.children;
       this.#projections.set(key, (projection = planProjection(this.planning, typeName, selections)));
     }
     return projection;
@@ -252,6 +266,14 @@ class FieldReads {
 
   connection(): ConnectionSteps {
     return (this.#connection ??= connectionSteps(this.step));
+  }
+
+  leastItemBytes(): number {
+    return (this.#leastItemBytes ??= leastItemBytes(this.step, this.#returnsConnection()));
+  }
+
+  #returnsConnection(): boolean {
+    return this.step.definition !== undefined && this.planning.storageMap.connections.has(getNamedType(this.step.definition.type).name);
   }
 
   reverseJoinPage(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage {

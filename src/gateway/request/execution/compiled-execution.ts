@@ -3,6 +3,7 @@ import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'gr
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
 import type { OperationPlanner } from '../../operation/plan/operation-planner';
 import { executeOwnedOperation } from './owned-execution';
+import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 
 /** How Apollo Server is configured to shape errors; the compiled answers are shaped the same way. */
 export interface ErrorShaping<TContext extends BaseContext> {
@@ -27,7 +28,7 @@ export interface ErrorShaping<TContext extends BaseContext> {
  * `formatError`. The hook skips Apollo's execution hooks: `executionDidStart` and `didEncounterErrors`
  * do not run for owned operations.
  */
-export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides; readonly ledger: object }>(
+export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides; readonly ledger: object; readonly deadline: OperationDeadline }>(
   schema: GraphQLSchema,
   planner: OperationPlanner,
   shaping: ErrorShaping<TContext>,
@@ -38,7 +39,8 @@ export function compiledExecutionPlugin<TContext extends BaseContext & { readonl
     const owned = prepared?.plan.owned;
     if (!owned) return null;
     if (!scope.mutationsAndHandWrittenRoots && (owned.operation.operation === 'mutation' || owned.handWrittenRoots)) return null;
-    const result = await executeOwnedOperation({ schema, owned, contextValue: request.contextValue, variableValues: prepared.variables });
+    const { deadline } = request.contextValue;
+    const result = await executeOwnedOperation({ schema, owned, contextValue: request.contextValue, variableValues: prepared.variables, stoppedBy: () => deadline.stoppedBy });
     const http = { status: undefined as number | undefined, headers: new HeaderMap() };
     const errors = result.errors?.map((error) => shapeError(error, shaping, http));
     return { http, body: { kind: 'single', singleResult: { ...(errors && { errors }), data: result.data, ...(result.extensions && { extensions: result.extensions }) } } };

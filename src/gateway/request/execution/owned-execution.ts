@@ -38,6 +38,12 @@ interface OwnedRunOptions {
   readonly contextValue: unknown;
   /** Coerced, as graphql-js's getVariableValues gives them. */
   readonly variableValues: Readonly<Record<string, unknown>>;
+  /**
+   * Why the operation must stop (its deadline's reason), or undefined. A query stopped builds no further
+   * level: each relation still to be placed answers the reason instead, as its reads would have; its
+   * answer is that one error (operation-deadline-plugin.ts).
+   */
+  readonly stoppedBy?: () => Error | undefined;
 }
 
 class OwnedRun {
@@ -174,7 +180,8 @@ class OwnedRun {
   #place(field: RelationPlan, indexes: readonly number[], objects: readonly ResponseObject[], values: readonly unknown[], fieldPaths: readonly ResponsePath[]): void {
     const documents: unknown[] = [];
     const documentPaths: ResponsePath[] = [];
-    for (const index of indexes) objects[index]![field.responseKey] = this.#shape(field.type, values[index], field, fieldPaths[index]!, documents, documentPaths);
+    const stopped = this.options.owned.operation.operation === 'query' ? this.options.stoppedBy?.() : undefined;
+    for (const index of indexes) objects[index]![field.responseKey] = this.#shape(field.type, stopped ?? values[index], field, fieldPaths[index]!, documents, documentPaths);
     if (documents.length === 0) return;
     const built = this.#objects(field.child, documents, documentPaths);
     let next = 0;

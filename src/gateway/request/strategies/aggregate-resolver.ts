@@ -38,9 +38,10 @@ export function createAggregateResolver(aggregate: AggregateField): GraphQLField
 }
 
 /** `TAggregate.groupBy`: the groups its response key asked for, read with the rest of the aggregate. */
-export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, GatewayContext> = (value, _args, _context, info): readonly GroupValue[] => {
+export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, GatewayContext> = (value, _args, context, info): readonly GroupValue[] => {
   const groups = value.groups[String(info.path.key)] ?? [];
   if (groups instanceof Error) throw groups;
+  context.countResponseItems(info, groups.length);
   return groups;
 };
 

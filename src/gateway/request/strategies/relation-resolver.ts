@@ -12,7 +12,8 @@ import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
 import { resolveLookup } from './lookup';
 import type { PlannedLookup } from '../../operation/planning/lookup-read';
-import type { RelationRequest } from './resolver-types';
+import type { RelationRequest, RelationValue } from './resolver-types';
+import type { ConnectionValue } from '../../operation/planning/connection-page';
 import { resolveSnapshot } from './snapshot';
 
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
@@ -33,23 +34,44 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
     const joined = chosen === 'lookup' ? lookedUp(parent, context.lookupFor(info, field, args)) : undefined;
     const strategy = chosen === 'lookup' && !joined ? 'join' : strategyForParent(field, chosen, parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy, { parent, at: info.fieldNodes }) };
-    // A connection is declared on a reverse join only (build-storage-map.ts).
-    if (field.connection) return resolveConnection(required(field, field.shapes.join), request);
-    switch (strategy) {
-      case 'embedded':
-        return resolveEmbedded(required(field, field.shapes.embedded), request);
-      case 'join':
-        return resolveJoin(required(field, field.shapes.join), request);
-      case 'snapshot':
-        return resolveSnapshot(required(field, field.shapes.snapshot), request);
-      case 'lookup':
-        return resolveLookup(required(field, field.shapes.join), request, joined!);
-      default: {
-        const never: never = strategy;
-        throw new InvariantError(`unknown strategy ${String(never)} for ${field.coordinate}`);
-      }
-    }
+    const value = resolveWith(strategy, request, joined);
+    const count = (resolved: unknown): unknown => {
+      context.countResponseItems(info, itemsOf(resolved, field.connection !== undefined));
+      return resolved;
+    };
+    return isPromise(value) ? value.then(count) : count(value);
   };
+}
+
+function resolveWith(strategy: ReadStrategy, request: RelationRequest, joined: readonly StoredDocument[] | undefined): RelationValue {
+  const { field } = request;
+  // A connection is declared on a reverse join only (build-storage-map.ts).
+  if (field.connection) return resolveConnection(required(field, field.shapes.join), request);
+  switch (strategy) {
+    case 'embedded':
+      return resolveEmbedded(required(field, field.shapes.embedded), request);
+    case 'join':
+      return resolveJoin(required(field, field.shapes.join), request);
+    case 'snapshot':
+      return resolveSnapshot(required(field, field.shapes.snapshot), request);
+    case 'lookup':
+      return resolveLookup(required(field, field.shapes.join), request, joined!);
+    default: {
+      const never: never = strategy;
+      throw new InvariantError(`unknown strategy ${String(never)} for ${field.coordinate}`);
+    }
+  }
+}
+
+/** The objects a relation's value puts in the response: a list's entries, a connection's page items, one document or none. */
+function itemsOf(value: unknown, connection: boolean): number {
+  if (value === null || value === undefined) return 0;
+  if (connection) return (value as ConnectionValue).nodes.length;
+  return Array.isArray(value) ? value.length : 1;
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**
