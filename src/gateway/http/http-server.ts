@@ -8,6 +8,7 @@ import type { Admission, AdmissionSlot, BodyReservation } from './admission';
 import type { LendableSlot } from '../operation/limits/lendable-slot';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { withDocumentId } from './persisted-document-id';
+import { unacceptableAccept } from './accepted-media-type';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { MAX_DOCUMENT_NESTING } from '../operation/limits/document-nesting';
 import { OperationStopped } from '../errors/internal-errors';
@@ -364,14 +365,20 @@ async function handleGraphql<TContext extends BaseContext>(
   const tasksAfterAnswer: Array<(answeredWith?: string) => void> = [];
   let answeredWith: string | undefined;
   // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
-  const refused = refusal !== undefined ? new GraphQLError(refusal, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 400 } } }) : options.refuseSource?.(queryTextOf(method, body, search), variablesOf(method, body, search));
+  const unanswerable = unacceptableAccept(method, request.headers.accept);
+  const refused =
+    refusal !== undefined
+      ? new GraphQLError(refusal, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 400 } } })
+      : unanswerable !== undefined
+        ? new GraphQLError(unanswerable, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 406 } } })
+        : options.refuseSource?.(queryTextOf(method, body, search), variablesOf(method, body, search));
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search, body },
       context: () => (refused ? Promise.reject(refused) : options.context(headers, deadline, options.clientAddressOf ? options.clientAddressOf(request) : request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
     });
-    // Answered already: the deadline overran while this ran, and its client got 504. Apollo answers 406 (an Accept
-    // header it cannot answer) in place of an operation it ran.
+    // Answered already: the deadline overran while this ran, and its client got 504. Apollo answers a GET 406 (an
+    // Accept header it cannot answer) in place of the query it ran; a POST is refused before (unacceptableAccept).
     answeredWith = response.headersSent ? PublicErrorCode.OPERATION_TIMEOUT : ((await answer(options, response, result, deadline)) ?? (result.status === 406 ? PublicErrorCode.BAD_REQUEST : undefined));
   } finally {
     runAfterAnswer(tasksAfterAnswer, answeredWith);

@@ -126,15 +126,37 @@ it.each([
   expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
 });
 
-it('logs and counts once a request Apollo answers 406 for its Accept header after running its operation', async () => {
+it('logs and counts once a GET Apollo answers 406 for its Accept header after running its query', async () => {
   const series = 'docjoin_requests_total{operation="Shelves",outcome="BAD_REQUEST"}';
   const before = metric(await scrape(), series) ?? 0;
   lines.length = 0;
-  const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/plain' }, body: JSON.stringify({ query: 'query Shelves { shelves { name } }', operationName: 'Shelves' }) });
+  const response = await fetch(`${gateway.url!}?query=${encodeURIComponent('query Shelves { shelves { name } }')}`, { headers: { accept: 'text/plain', 'apollo-require-preflight': 'true' } });
   expect(response.status).toBe(406);
   await response.text();
   expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'operation', operation: 'Shelves', errorCodes: ['BAD_REQUEST'] })]);
   expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
+});
+
+it('refuses a POST whose Accept header allows no JSON before running it (a mutation writes nothing), and logs and counts it', async () => {
+  const series = 'docjoin_requests_total{operation="anonymous",outcome="BAD_REQUEST"}';
+  const before = metric(await scrape(), series) ?? 0;
+  const book = await client.db('observability').collection('books').findOne({});
+  lines.length = 0;
+  const mutation = `mutation Rename { updateBook(id: "${String(book!._id)}", input: { title: "renamed" }) { title } }`;
+  const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/plain, text/html;q=0.9' }, body: JSON.stringify({ query: mutation }) });
+  expect(response.status).toBe(406);
+  expect(((await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> }).errors.map((error) => [error.extensions.code, error.message])).toEqual([
+    ['BAD_REQUEST', "An 'accept' header was provided for this request which does not accept application/json or application/graphql-response+json; nothing was run"],
+  ]);
+  expect(await client.db('observability').collection('books').countDocuments({ title: 'renamed' })).toBe(0);
+  expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_REQUEST'] })]);
+  expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
+  // Any JSON type, or a wildcard, is answered.
+  for (const accept of ['application/graphql-response+json', 'text/plain, */*;q=0.1', 'application/*']) {
+    const answered = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query: '{ shelves { name } }' }) });
+    expect([accept, answered.status]).toEqual([accept, 200]);
+    await answered.text();
+  }
 });
 
 it('logs an operation without a name with a short hash of its text, the same for the same text', async () => {
