@@ -119,7 +119,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),
-        onRefused: (code) => observeRefusal(docjoin, code),
+        onRefused: (code, reason) => observeRefusal(docjoin, code, reason === undefined ? {} : { reason }),
         refuseSource: (text, variables) => docjoin.refuseSource(text, variables),
       });
       if (!docjoin.metrics && settings.metricsToken !== undefined) docjoin.logger.warn('DOCJOIN_METRICS_TOKEN (metricsToken) is set, but the metrics are off (DOCJOIN_METRICS=false): no /metrics is served');

@@ -46,8 +46,11 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** The bearer token `GET /metrics` requires; absent: none. */
   readonly metricsToken?: string;
-  /** Told of a GraphQL request answered before it reached Apollo (OVERLOADED, a bad or late body), with its code: no plugin sees it. */
-  readonly onRefused?: (code: PublicErrorCode) => void;
+  /**
+   * Told of a GraphQL request answered before it reached Apollo (OVERLOADED, a bad or late body), with
+   * its code, or given up by its client before then (OPERATION_CANCELLED, with when): no plugin sees it.
+   */
+  readonly onRefused?: (code: PublicErrorCode, reason?: string) => void;
   /** The refusal of a request's document text and variables before Apollo parses them (Docjoin.refuseSource); default: none. */
   readonly refuseSource?: (text: string, variables: unknown) => GraphQLError | undefined;
   /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
@@ -237,15 +240,17 @@ async function handleAdmitted<TContext extends BaseContext>(
       if (deadline.stopReason === 'timeout') {
         sendBodyTimeout(response, new OperationStopped('timeout', deadline.timeoutMs));
         options.onRefused?.(PublicErrorCode.OPERATION_TIMEOUT);
-      }
+      } else options.onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.beforeStart);
       return;
     }
     const slot = options.admission ? await options.admission.enter(deadline) : UNLIMITED_SLOT;
     if (!slot) {
-      if (deadline.stopReason !== 'client-gone') {
-        sendOverloaded(response, options.admission!);
-        options.onRefused?.(PublicErrorCode.OVERLOADED);
+      if (deadline.stopReason === 'client-gone') {
+        options.onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.queued);
+        return;
       }
+      sendOverloaded(response, options.admission!);
+      options.onRefused?.(PublicErrorCode.OVERLOADED);
       return;
     }
     const answered = handleGraphql(options, request, response, search, deadline, body, slot).finally(slot.release);
@@ -300,6 +305,13 @@ const UNLIMITED_SLOT: AdmissionSlot = { release: () => undefined, lend: () => ({
 /** A body read without admission control: every chunk may be buffered. */
 const UNLIMITED_READING: BodyReservation = { take: () => true, release: () => undefined };
 
+/** When a client gave up on its request before its operation started, as its log line says. */
+const CLIENT_LEFT = {
+  uploading: 'the client closed the connection while sending its request body',
+  beforeStart: 'the client closed the connection before its operation started',
+  queued: 'the client closed the connection while its request waited for a slot',
+} as const;
+
 /** What readBodyWithin gives when it answered the request itself (a bad body, a timeout) or its client left. */
 const BODY_UNREAD = Symbol('body unread');
 
@@ -327,11 +339,17 @@ async function readBodyWithin<TContext extends BaseContext>(
       response.once('finish', () => request.destroy());
       sendBodyTimeout(response, read);
       onRefused?.(PublicErrorCode.OPERATION_TIMEOUT);
-    } else request.destroy();
+    } else {
+      request.destroy();
+      onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.uploading);
+    }
     return BODY_UNREAD;
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
-    if (deadline.stopReason === 'client-gone' || response.destroyed) return BODY_UNREAD;
+    if (deadline.stopReason === 'client-gone' || response.destroyed) {
+      onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.uploading);
+      return BODY_UNREAD;
+    }
     // The rest of a body over the limit, or over what the bodies being read may buffer, is not read: the connection ends with this answer.
     if (error.status === 413 || error.status === 503) response.setHeader('connection', 'close');
     if (error.status === 503 && admission) {

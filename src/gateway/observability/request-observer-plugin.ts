@@ -4,6 +4,7 @@ import type { CostReport } from '../request/cost/cost-ledger';
 import type { GatewayContext } from '../request/context/request-context';
 import type { DocjoinLogger } from '../../observability/logger';
 import { MAX_OPERATION_NAME_LENGTH, type GatewayMetrics } from './metrics';
+import { PublicErrorCode } from '../errors/public-error-code';
 
 export interface RequestObserverOptions {
   readonly logger: DocjoinLogger;
@@ -22,11 +23,13 @@ const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE', 'OPER
 /**
  * A request answered before it started (a bad header, its body refused or late, OVERLOADED at the
  * door): counted under no operation name (its body was not read or parsed) and logged as refused,
- * with what it named (a header's name, never its value).
+ * with what it named (a header's name, never its value). One its client gave up on before then
+ * (OPERATION_CANCELLED: while sending its body, or queued) is counted too, and logged as abandoned.
  */
 export function observeRefusal(options: Pick<RequestObserverOptions, 'logger' | 'metrics'>, code: string, details: Readonly<Record<string, string>> = {}): void {
   countRefusal(options, code);
-  options.logger.warn({ errorCodes: [code], ...details }, 'request refused');
+  if (code === PublicErrorCode.OPERATION_CANCELLED) options.logger.info({ errorCodes: [code], ...details }, 'request abandoned by its client');
+  else options.logger.warn({ errorCodes: [code], ...details }, 'request refused');
 }
 
 function countRefusal(options: Pick<RequestObserverOptions, 'metrics'>, code: string): void {

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import { connectMongo, type Gateway } from 'docjoin';
 import { ApolloServer } from '@apollo/server';
@@ -137,17 +137,27 @@ describe('the time limit', () => {
   });
 });
 
+/**
+ * A raw connection that sends a POST's headers and the first bytes of a body it never finishes; `answer`
+ * resolves with all it got once the server closes it. It asks for `100 Continue`, which Node's server
+ * sends once it has the request: `received` resolves then.
+ */
+function stalledUpload(url: string, declaredBytes = 100): { answer: Promise<string>; received: Promise<void>; socket: Socket } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let text = '';
+  let heard!: () => void;
+  const received = new Promise<void>((resolve) => (heard = resolve));
+  socket.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    if (text.startsWith('HTTP/1.1 100 ')) heard();
+  });
+  const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))));
+  socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\nexpect: 100-continue\r\n\r\n{"que`);
+  return { answer, received, socket };
+}
+
 describe('a request body that arrives slowly', () => {
-  /** A raw connection that sends a POST's headers and the first bytes of a body it never finishes; `answer` resolves with all it got once the server closes it. */
-  function stalledUpload(url: string, declaredBytes = 100): { answer: Promise<string> } {
-    const { hostname, port } = new URL(url);
-    const socket = connect(Number(port), hostname);
-    let received = '';
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-    const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
-    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\n\r\n{"que`);
-    return { answer };
-  }
 
   it('holds no admission slot while it arrives, is answered 504 at its overrun with its connection closed, and leaves the server serving', async () => {
     const gateway = await gatewayWith({ operationTimeoutMs: 300, maxConcurrentOperations: 1, maxQueuedOperations: 0 });
@@ -264,6 +274,56 @@ describe('a client that goes away', () => {
       expect(started.map((event) => event.commandName)).toEqual(['find']);
     } finally {
       client.off('commandStarted', leave);
+      await gateway.stop();
+    }
+  });
+
+  const cancelled = 'docjoin_requests_total{operation="anonymous",outcome="OPERATION_CANCELLED"}';
+  const scrape = async (gateway: Gateway, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(await (await fetch(new URL('/metrics', gateway.url!))).text())?.[1] ?? 0);
+  const until = async (condition: () => Promise<boolean> | boolean) => {
+    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('is logged and counted when it leaves while its request waits for a slot', async () => {
+    const { logger, lines } = capturedLogger();
+    let open!: (value: string) => void;
+    const gate = new Promise<string>((resolve) => (open = resolve));
+    let holding = false;
+    const hold = () => {
+      holding = true;
+      return gate;
+    };
+    const gateway = await gatewayWith({ logger, typeDefs: SDL.replace('type Query {', 'type Query { hold: String!'), resolvers: { Query: { hold } }, maxConcurrentOperations: 1, maxQueuedOperations: 5 });
+    try {
+      const running = post(gateway.url!, '{ hold }');
+      await until(() => holding);
+      const controller = new AbortController();
+      const queued = post(gateway.url!, '{ teams { name } }', { signal: controller.signal }).catch((error: Error) => error.name);
+      await until(async () => (await scrape(gateway, 'docjoin_operations{state="queued"}')) === 1);
+      controller.abort();
+      expect(await queued).toBe('AbortError');
+      await until(() => lines.length > 0);
+      expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request abandoned by its client', errorCodes: ['OPERATION_CANCELLED'], reason: 'the client closed the connection while its request waited for a slot' })]);
+      expect(await scrape(gateway, cancelled)).toBe(1);
+      open('done');
+      expect((await running).status).toBe(200);
+    } finally {
+      open('done');
+      await gateway.stop();
+    }
+  });
+
+  it('is logged and counted when it leaves while sending its request body', async () => {
+    const { logger, lines } = capturedLogger();
+    const gateway = await gatewayWith({ logger });
+    try {
+      const upload = stalledUpload(gateway.url!);
+      await upload.received;
+      upload.socket.destroy();
+      await until(() => lines.length > 0);
+      expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request abandoned by its client', errorCodes: ['OPERATION_CANCELLED'], reason: 'the client closed the connection while sending its request body' })]);
+      expect(await scrape(gateway, cancelled)).toBe(1);
+    } finally {
       await gateway.stop();
     }
   });
