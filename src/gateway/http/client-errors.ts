@@ -7,15 +7,22 @@ import { PublicErrorCode } from '../errors/public-error-code';
  * headers past its limit, 408 for headers that took too long, 400 for the rest), but with a JSON body
  * holding a GraphQL error and a stable code, as every other refusal has. Node's own answer has no body.
  */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): ClientErrorAnswer | undefined {
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
     socket.destroy();
-    return;
+    return undefined;
   }
   const [status, code, message] = refusalOf(error);
   const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  return { status, code };
+}
+
+/** What a refused request was answered: undefined when nothing could be (its client gone, or an answer already started). */
+export interface ClientErrorAnswer {
+  readonly status: number;
+  readonly code: PublicErrorCode;
 }
 
 function refusalOf(error: NodeJS.ErrnoException): [number, PublicErrorCode, string] {

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 import cors from 'cors';
@@ -110,7 +111,10 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
         else response.destroy(error instanceof Error ? error : undefined);
       });
   });
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answered = answerClientError(error, socket);
+    if (answered) options.onRefused?.(answered.code, `Node's HTTP parser refused it (${answered.status} ${STATUS_CODES[answered.status]})`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailure(error, options.port, options.host)));
     server.listen(options.port, options.host, () => resolve());

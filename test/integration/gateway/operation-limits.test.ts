@@ -210,8 +210,9 @@ describe('a request body that arrives slowly', () => {
 });
 
 describe("a request's headers that arrive slowly", () => {
-  it('are answered 408 with the connection closed once the operation time limit passes, and the server keeps serving', async () => {
-    const gateway = await gatewayWith({ operationTimeoutMs: 300 });
+  it('are answered 408 with the connection closed once the operation time limit passes, logged, and the server keeps serving', async () => {
+    const { logger, lines } = capturedLogger();
+    const gateway = await gatewayWith({ operationTimeoutMs: 300, logger });
     try {
       const { hostname, port } = new URL(gateway.url!);
       const socket = connect(Number(port), hostname);
@@ -222,6 +223,7 @@ describe("a request's headers that arrive slowly", () => {
       await closed;
       expect(received).toMatch(/^HTTP\/1\.1 408 /);
       expect(received).toContain('"code":"OPERATION_TIMEOUT"');
+      expect(lines).toEqual([expect.objectContaining({ msg: 'request refused', errorCodes: ['OPERATION_TIMEOUT'], reason: "Node's HTTP parser refused it (408 Request Timeout)" })]);
       const after = await post(gateway.url!, '{ __typename }');
       expect(after.status).toBe(200);
     } finally {
@@ -231,8 +233,9 @@ describe("a request's headers that arrive slowly", () => {
 });
 
 describe("a request Node's HTTP parser refuses", () => {
-  it('is answered with a GraphQL error and a stable code: a GET whose URL passes the header limit (431), bytes that are no HTTP (400)', async () => {
-    const gateway = await gatewayWith({});
+  it('is answered with a GraphQL error and a stable code, logged and counted: a GET whose URL passes the header limit (431), bytes that are no HTTP (400)', async () => {
+    const { logger, lines } = capturedLogger();
+    const gateway = await gatewayWith({ logger });
     try {
       const long = await fetch(`${gateway.url!}?${new URLSearchParams({ query: '{ __typename }', variables: JSON.stringify({ pad: 'x'.repeat(20_000) }) })}`, { headers: { 'apollo-require-preflight': 'true' } });
       expect([long.status, await long.json()]).toEqual([
@@ -248,6 +251,12 @@ describe("a request Node's HTTP parser refuses", () => {
       await closed;
       expect(received).toMatch(/^HTTP\/1\.1 400 /);
       expect(received).toContain('{"errors":[{"message":"The request is not well-formed HTTP/1.1","extensions":{"code":"BAD_REQUEST"}}]}');
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_REQUEST'], reason: "Node's HTTP parser refused it (431 Request Header Fields Too Large)" }),
+        expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_REQUEST'], reason: "Node's HTTP parser refused it (400 Bad Request)" }),
+      ]);
+      const metrics = await (await fetch(new URL('/metrics', gateway.url!))).text();
+      expect(metrics).toMatch(/^docjoin_requests_total\{operation="anonymous",outcome="BAD_REQUEST"\} 2$/m);
       expect((await post(gateway.url!, '{ __typename }')).status).toBe(200);
     } finally {
       await gateway.stop();
