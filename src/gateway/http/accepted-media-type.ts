@@ -1,7 +1,7 @@
 import Negotiator from 'negotiator';
 
-/** The media types Apollo Server answers a single result in, as it negotiates them. */
-const RESULT_MEDIA_TYPES = ['application/json', 'application/graphql-response+json', 'application/json; graphql-callback=true'];
+/** The media types Apollo Server answers a single result in, exactly as it offers them (its MEDIA_TYPES, not exported). */
+const RESULT_MEDIA_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8', 'application/json; callbackSpec=1.0; charset=utf-8'];
 
 /**
  * Apollo's refusal of a POST whose Accept header allows none of the media types it answers in, made
@@ -11,7 +11,8 @@ const RESULT_MEDIA_TYPES = ['application/json', 'application/graphql-response+js
  * the landing page.
  */
 export function unacceptableAccept(method: string, accept: string | undefined): string | undefined {
-  if (method !== 'POST' || accept === undefined) return undefined;
+  // An empty header is no header, as Apollo reads it.
+  if (method !== 'POST' || !accept) return undefined;
   if (new Negotiator({ headers: { accept } }).mediaType(RESULT_MEDIA_TYPES) !== undefined) return undefined;
   return `An 'accept' header was provided for this request which does not accept application/json or application/graphql-response+json; nothing was run`;
 }

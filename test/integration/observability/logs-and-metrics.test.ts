@@ -151,8 +151,8 @@ it('refuses a POST whose Accept header allows no JSON before running it (a mutat
   expect(await client.db('observability').collection('books').countDocuments({ title: 'renamed' })).toBe(0);
   expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_REQUEST'] })]);
   expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
-  // Any JSON type, or a wildcard, is answered.
-  for (const accept of ['application/graphql-response+json', 'text/plain, */*;q=0.1', 'application/*']) {
+  // Any JSON type, with a charset or Apollo Router's callback parameters, a wildcard, or an empty header, is answered.
+  for (const accept of ['application/graphql-response+json', 'application/json;charset=UTF-8', 'application/graphql-response+json; charset=utf-8', 'application/json;callbackSpec=1.0', 'text/plain, */*;q=0.1', 'application/*', '']) {
     const answered = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query: '{ shelves { name } }' }) });
     expect([accept, answered.status]).toEqual([accept, 200]);
     await answered.text();
