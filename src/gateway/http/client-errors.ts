@@ -9,7 +9,7 @@ import { PublicErrorCode } from '../errors/public-error-code';
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): ClientErrorAnswer | undefined {
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+  if (CLIENT_GONE.has(error.code ?? '') || !socket.writable || answering?.headersSent) {
     socket.destroy();
     return undefined;
   }
@@ -18,6 +18,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   return { status, code };
 }
+
+/** The client reset the connection, or ended it in the middle of a request (its body cut short): nobody to answer. */
+const CLIENT_GONE: ReadonlySet<string> = new Set(['ECONNRESET', 'HPE_INVALID_EOF_STATE']);
 
 /** What a refused request was answered: undefined when nothing could be (its client gone, or an answer already started). */
 export interface ClientErrorAnswer {

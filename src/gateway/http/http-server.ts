@@ -65,7 +65,11 @@ export interface HttpServerOptions<TContext extends BaseContext> {
 }
 
 /** The options, with what the running server keeps for every request. */
-type Serving<TContext extends BaseContext> = HttpServerOptions<TContext> & { readonly unread: UnreadResponses };
+type Serving<TContext extends BaseContext> = HttpServerOptions<TContext> & {
+  readonly unread: UnreadResponses;
+  /** Sockets the server ended itself (a request its HTTP parser refused, its shutdown): their requests were not abandoned by their clients. */
+  readonly endedByServer: WeakSet<Duplex>;
+};
 
 export interface RunningHttpServer {
   readonly server: Server;
@@ -91,7 +95,7 @@ const HEADERS_TIMEOUT_MS = 60_000;
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
   const withCors = corsMiddleware(options.cors ?? false);
   // A client that takes nothing of its answer for as long as an operation may run is gone.
-  const serving: Serving<TContext> = { ...options, unread: new UnreadResponses(options.unreadResponseBytes ?? Math.max(UNREAD_RESPONSE_BYTES, options.maxResponseBytes), options.operationTimeoutMs) };
+  const serving: Serving<TContext> = { ...options, unread: new UnreadResponses(options.unreadResponseBytes ?? Math.max(UNREAD_RESPONSE_BYTES, options.maxResponseBytes), options.operationTimeoutMs), endedByServer: new WeakSet() };
   const inFlight = new Set<ServerResponse>();
   /** Operations answered 504 at their overrun whose work still runs (a write waiting on MongoDB): a stop waits for them too. */
   const overrunWork = new Set<Promise<void>>();
@@ -113,7 +117,9 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const answered = answerClientError(error, socket);
-    if (answered) options.onRefused?.(answered.code, `Node's HTTP parser refused it (${answered.status} ${STATUS_CODES[answered.status]})`);
+    if (!answered) return;
+    serving.endedByServer.add(socket);
+    options.onRefused?.(answered.code, `Node's HTTP parser refused it (${answered.status} ${STATUS_CODES[answered.status]})`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailure(error, options.port, options.host)));
@@ -142,6 +148,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
       server.closeIdleConnections();
       await waitWhileInFlight();
       const cut = inFlight.size + overrunWork.size;
+      for (const response of inFlight) if (response.socket) serving.endedByServer.add(response.socket);
       server.closeAllConnections();
       await closed;
       return cut;
@@ -244,13 +251,13 @@ async function handleAdmitted<TContext extends BaseContext>(
       if (deadline.stopReason === 'timeout') {
         sendBodyTimeout(response, new OperationStopped('timeout', deadline.timeoutMs));
         options.onRefused?.(PublicErrorCode.OPERATION_TIMEOUT);
-      } else options.onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.beforeStart);
+      } else clientLeft(options, request, CLIENT_LEFT.beforeStart);
       return;
     }
     const slot = options.admission ? await options.admission.enter(deadline) : UNLIMITED_SLOT;
     if (!slot) {
       if (deadline.stopReason === 'client-gone') {
-        options.onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.queued);
+        clientLeft(options, request, CLIENT_LEFT.queued);
         return;
       }
       sendOverloaded(response, options.admission!);
@@ -316,6 +323,11 @@ const CLIENT_LEFT = {
   queued: 'the client closed the connection while its request waited for a slot',
 } as const;
 
+/** Tells of a request given up by its client, unless the server ended its connection itself. */
+function clientLeft<TContext extends BaseContext>(serving: Serving<TContext>, request: IncomingMessage, reason: string): void {
+  if (!serving.endedByServer.has(request.socket)) serving.onRefused?.(PublicErrorCode.OPERATION_CANCELLED, reason);
+}
+
 /** What readBodyWithin gives when it answered the request itself (a bad body, a timeout) or its client left. */
 const BODY_UNREAD = Symbol('body unread');
 
@@ -328,9 +340,10 @@ async function readBodyWithin<TContext extends BaseContext>(
   request: IncomingMessage,
   response: ServerResponse,
   deadline: OperationDeadline,
-  { admission, onRefused }: Serving<TContext>,
+  serving: Serving<TContext>,
   reading: BodyReservation,
 ): Promise<unknown> {
+  const { admission, onRefused } = serving;
   let stopListening = (): void => undefined;
   const overran = new Promise<OperationStopped>((resolve) => {
     stopListening = deadline.onOverrun(resolve);
@@ -345,13 +358,13 @@ async function readBodyWithin<TContext extends BaseContext>(
       onRefused?.(PublicErrorCode.OPERATION_TIMEOUT);
     } else {
       request.destroy();
-      onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.uploading);
+      clientLeft(serving, request, CLIENT_LEFT.uploading);
     }
     return BODY_UNREAD;
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
     if (deadline.stopReason === 'client-gone' || response.destroyed) {
-      onRefused?.(PublicErrorCode.OPERATION_CANCELLED, CLIENT_LEFT.uploading);
+      clientLeft(serving, request, CLIENT_LEFT.uploading);
       return BODY_UNREAD;
     }
     // The rest of a body over the limit, or over what the bodies being read may buffer, is not read: the connection ends with this answer.

@@ -139,10 +139,18 @@ describe('the time limit', () => {
 
 /**
  * A raw connection that sends a POST's headers and the first bytes of a body it never finishes; `answer`
- * resolves with all it got once the server closes it. It asks for `100 Continue`, which Node's server
- * sends once it has the request: `received` resolves then.
+ * resolves with all it got once the server closes it.
  */
 function stalledUpload(url: string, declaredBytes = 100): { answer: Promise<string>; received: Promise<void>; socket: Socket } {
+  return rawPost(url, `content-length: ${declaredBytes}`, '{"que');
+}
+
+/**
+ * A raw POST to /graphql with `framing` (its content-length or transfer-encoding header) and the start
+ * of its body. It asks for `100 Continue`, which Node's server sends once it has the request: `received`
+ * resolves then. `answer` resolves with the rest of what the server sent, once it closes the connection.
+ */
+function rawPost(url: string, framing: string, bodyStart: string): { answer: Promise<string>; received: Promise<void>; socket: Socket } {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   let text = '';
@@ -153,7 +161,7 @@ function stalledUpload(url: string, declaredBytes = 100): { answer: Promise<stri
     if (text.startsWith('HTTP/1.1 100 ')) heard();
   });
   const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))));
-  socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\nexpect: 100-continue\r\n\r\n{"que`);
+  socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n${framing}\r\nexpect: 100-continue\r\n\r\n${bodyStart}`);
   return { answer, received, socket };
 }
 
@@ -261,6 +269,24 @@ describe("a request Node's HTTP parser refuses", () => {
     } finally {
       await gateway.stop();
     }
+  });
+});
+
+describe('a request the server ends itself', () => {
+  it('is not also logged as abandoned by its client: a body Node cannot parse, and a shutdown cutting an upload', async () => {
+    const { logger, lines } = capturedLogger();
+    const gateway = await gatewayWith({ logger, shutdownGraceMs: 100 });
+    const malformed = rawPost(gateway.url!, 'transfer-encoding: chunked', '5\r\n{"que\r\n');
+    await malformed.received;
+    malformed.socket.write('ZZZ\r\nnot a chunk\r\n');
+    expect(await malformed.answer).toMatch(/^HTTP\/1\.1 400 /);
+    const upload = stalledUpload(gateway.url!);
+    await upload.received;
+    await gateway.stop();
+    await upload.answer;
+    const requestLines = lines.filter((line) => String(line.msg).startsWith('request'));
+    expect(requestLines.map((line) => [line.msg, line.errorCodes])).toEqual([['request refused', ['BAD_REQUEST']]]);
+    expect(lines.map((line) => line.msg)).toContain('cut off 1 request(s) still running after the grace period');
   });
 });
 
