@@ -28,7 +28,7 @@ export function operationDeadlinePlugin<TContext extends { readonly deadline: Op
           const { path: _path, locations: _locations, ...single }: GraphQLFormattedError = stopped;
           const mutation = operation?.operation === 'mutation';
           const tooLarge = stopped.extensions?.code === PublicErrorCode.RESPONSE_TOO_LARGE;
-          result.errors = [tooLarge && mutation ? { ...single, message: `${single.message}. The mutation ran: its data holds what was built before the stop; read before retrying it` } : single, ...others];
+          result.errors = [tooLarge && mutation ? { ...single, message: `${single.message}. The mutation ran${result.data ? ': its data holds what fit' : ''}; read before retrying it` } : single, ...others];
           if (!mutation && result.data !== undefined) result.data = null;
           if (stopped.extensions?.code === PublicErrorCode.OPERATION_TIMEOUT) response.http.status = 504;
           if (tooLarge && !mutation) response.http.status = 400;

@@ -13,7 +13,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { FieldStep, SelectionStep, SelectionTree } from './selection-tree';
-import type { StorageMap } from '../../startup/storage-map/storage-map-types';
+import { readsUnderItsName, type StorageMap } from '../../startup/storage-map/storage-map-types';
 
 export type AnyResolver = GraphQLFieldResolver<unknown, unknown, unknown>;
 
@@ -176,7 +176,8 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, objects:
       fields.push({ ...selected, kind: 'relation', resolve, handWritten: false, child: ownedChild(step, ownership, 'documents') });
     } else {
       if (!isLeafType(getNamedType(definition.type))) throw new NotOwned(`${coordinate}: an object stored in place`);
-      if (resolve) fields.push({ ...selected, kind: 'resolved', resolve, handWritten: false });
+      // docjoin's resolver of a stored list under its name only counts it for graphql-js: read here, it is counted as stored.
+      if (resolve && !(stored.kind === 'stored' && stored.valueType.isList && readsUnderItsName(stored))) fields.push({ ...selected, kind: 'resolved', resolve, handWritten: false });
       // graphql-js's default resolver calls a method and awaits a promise; a document holds neither.
       else if (objects === 'hand-written') fields.push({ ...selected, kind: 'resolved', resolve: defaultFieldResolver as AnyResolver, handWritten: true });
       else fields.push({ ...selected, kind: 'stored' });

@@ -1,4 +1,4 @@
-import { getNamedType, isEnumType, isLeafType, isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
+import { getNamedType, getNullableType, isEnumType, isLeafType, isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
 import type { FieldStep, SelectionStep } from './selection-tree';
 
 /**
@@ -14,11 +14,12 @@ export function objectJsonBytes(selection: SelectionStep, valueBytes: (field: Fi
 /**
  * The fewest bytes one value of `step` adds to a response as JSON, whatever the documents hold: a
  * lower bound, so that a response it says is too large is. Per item, one object of its selection (the
- * least of its possible types), with the comma after it; a connection's item is its edge and its node
- * (`edges { node }`) and its entry in `nodes`.
+ * least of its possible types), with the comma after it in a list (a list's brackets, counted with its
+ * parent, make up for the last); a connection's item is its edge and its node (`edges { node }`) and
+ * its entry in `nodes`.
  */
 export function leastItemBytes(step: FieldStep, connection: boolean): number {
-  if (!connection) return leastObjectBytes(step.children) + 1;
+  if (!connection) return leastObjectBytes(step.children) + (step.definition && isListType(getNullableType(step.definition.type)) ? 1 : 0);
   let bytes = 0;
   for (const field of step.children[0]?.fields ?? []) {
     if (field.fieldName === 'nodes') bytes += leastObjectBytes(field.children) + 1;
@@ -51,6 +52,14 @@ function leastValueBytes(field: FieldStep, selection: SelectionStep): number {
 }
 
 const NULL_BYTES = 4;
+
+/** The fewest bytes of one entry of a list of leaves of type `type`, with the comma after it. */
+export function leastEntryBytes(type: GraphQLOutputType): number {
+  const list = getNullableType(type);
+  if (!isListType(list)) return 0;
+  const entry = list.ofType as GraphQLOutputType;
+  return (isNonNullType(entry) ? leastLeafBytes(entry.ofType) : Math.min(NULL_BYTES, leastLeafBytes(entry))) + 1;
+}
 
 function leastLeafBytes(type: GraphQLOutputType): number {
   if (isListType(type)) return 2;

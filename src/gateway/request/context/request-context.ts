@@ -1,4 +1,4 @@
-import { getNamedType, GraphQLError, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import { getNamedType, GraphQLError, type FieldNode, type GraphQLOutputType, type GraphQLResolveInfo, type OperationTypeNode } from 'graphql';
 import { CostLedger } from '../cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
@@ -24,8 +24,8 @@ import type { Viewer } from '../authentication/authenticate';
 import { budgetClient } from '../../operation/limits/client-budgets';
 import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
-import { ResponseSizeGuard } from '../../operation/limits/response-size-guard';
-import { leastItemBytes } from '../../operation/plan/response-bytes';
+import { responseObjects, ResponseSizeGuard } from '../../operation/limits/response-size-guard';
+import { leastEntryBytes, leastItemBytes } from '../../operation/plan/response-bytes';
 
 /**
  * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
@@ -84,11 +84,13 @@ export interface GatewayContext extends DocumentsReads {
   /** What an `@aggregate` field's selection and `args` ask MongoDB for (memoized like snapshotMissingFields). */
   aggregateRequest(info: GraphQLResolveInfo, aggregate: AggregateField, args: Readonly<Record<string, unknown>>): AggregateRequest;
   /**
-   * Counts the `items` objects (a connection's page items, a list's entries) one parent's value of the
-   * field `info` resolves puts in the response, at the fewest bytes each takes; once the response can
-   * no longer fit maxResponseBytes, stops the operation and throws (response-size-guard.ts).
+   * Counts what one parent's `value` of the field `info` resolves (a list of documents, one, a
+   * connection, or null) puts in the response, at the fewest bytes each object takes; once the response
+   * can no longer fit maxResponseBytes, stops the operation and throws (response-size-guard.ts).
    */
-  countResponseItems(info: GraphQLResolveInfo, items: number): void;
+  countResponse(info: GraphQLResolveInfo, value: unknown): void;
+  /** Likewise the `entries` of one list of leaves of type `type` (a stored scalar list) in the response of an `operation`. */
+  countResponseList(type: GraphQLOutputType, entries: number, operation: OperationTypeNode): void;
 }
 
 /** Where a request's resolvers find its operation's plan (operation/plan/operation-planner.ts), by the request's ledger. */
@@ -198,8 +200,15 @@ export function createRequestContext(options: {
     snapshotCopiedFields: (info, shape, targetType, requested) => readsOf(info).snapshotCopiedFields(shape, targetType, requested),
     selectedFields: (info, targetType, requested) => readsOf(info).selectedFields(targetType, requested),
     aggregateRequest: (info, aggregate, args) => readsOf(info).aggregateRequest(aggregate, args),
-    countResponseItems: (info, items) => {
-      if (responseSize && items > 0) responseSize.add(items * readsOf(info).leastItemBytes());
+    countResponse: (info, value) => {
+      if (!responseSize) return;
+      const reads = readsOf(info);
+      const items = responseObjects(value, reads.returnsConnection());
+      if (items > 0) responseSize.add(items * reads.leastItemBytes(), info.operation.operation);
+    },
+    countResponseList: (type, entries, operation) => {
+      // Its brackets are counted with its parent's keys, and make up for one comma more than the entries have.
+      if (responseSize && entries > 0) responseSize.add(entries * leastEntryBytes(type) - 1, operation);
     },
   };
 }
@@ -258,7 +267,7 @@ class FieldReads {
     const key = this.#roleKey(typeName);
     let projection = this.#projections.get(key);
     if (!projection) {
-      const selections = this.#returnsConnection() ? this.connection().nodeSelections.flat() : this.step.children;
+      const selections = this.returnsConnection() ? this.connection().nodeSelections.flat() : this.step.children;
       this.#projections.set(key, (projection = planProjection(this.planning, typeName, selections)));
     }
     return projection;
@@ -269,10 +278,10 @@ class FieldReads {
   }
 
   leastItemBytes(): number {
-    return (this.#leastItemBytes ??= leastItemBytes(this.step, this.#returnsConnection()));
+    return (this.#leastItemBytes ??= leastItemBytes(this.step, this.returnsConnection()));
   }
 
-  #returnsConnection(): boolean {
+  returnsConnection(): boolean {
     return this.step.definition !== undefined && this.planning.storageMap.connections.has(getNamedType(this.step.definition.type).name);
   }
 

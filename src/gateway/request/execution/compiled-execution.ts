@@ -1,9 +1,8 @@
 import { HeaderMap, type ApolloServerOptions, type ApolloServerPlugin, type BaseContext, type GraphQLRequestContextResponseForOperation, type GraphQLResponse } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
 import type { OperationPlanner } from '../../operation/plan/operation-planner';
 import { executeOwnedOperation } from './owned-execution';
-import type { OperationDeadline } from '../../operation/limits/operation-deadline';
+import type { GatewayContext } from '../context/request-context';
 
 /** How Apollo Server is configured to shape errors; the compiled answers are shaped the same way. */
 export interface ErrorShaping<TContext extends BaseContext> {
@@ -28,7 +27,7 @@ export interface ErrorShaping<TContext extends BaseContext> {
  * `formatError`. The hook skips Apollo's execution hooks: `executionDidStart` and `didEncounterErrors`
  * do not run for owned operations.
  */
-export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides; readonly ledger: object; readonly deadline: OperationDeadline }>(
+export function compiledExecutionPlugin<TContext extends BaseContext & Pick<GatewayContext, 'overrides' | 'ledger' | 'deadline' | 'countResponseList'>>(
   schema: GraphQLSchema,
   planner: OperationPlanner,
   shaping: ErrorShaping<TContext>,
@@ -39,8 +38,15 @@ export function compiledExecutionPlugin<TContext extends BaseContext & { readonl
     const owned = prepared?.plan.owned;
     if (!owned) return null;
     if (!scope.mutationsAndHandWrittenRoots && (owned.operation.operation === 'mutation' || owned.handWrittenRoots)) return null;
-    const { deadline } = request.contextValue;
-    const result = await executeOwnedOperation({ schema, owned, contextValue: request.contextValue, variableValues: prepared.variables, stoppedBy: () => deadline.stoppedBy });
+    const context = request.contextValue;
+    const result = await executeOwnedOperation({
+      schema,
+      owned,
+      contextValue: context,
+      variableValues: prepared.variables,
+      stoppedBy: () => context.deadline.stoppedBy,
+      countLeafList: (type, entries) => context.countResponseList(type, entries, owned.operation.operation),
+    });
     const http = { status: undefined as number | undefined, headers: new HeaderMap() };
     const errors = result.errors?.map((error) => shapeError(error, shaping, http));
     return { http, body: { kind: 'single', singleResult: { ...(errors && { errors }), data: result.data, ...(result.extensions && { extensions: result.extensions }) } } };

@@ -44,6 +44,8 @@ interface OwnedRunOptions {
    * answer is that one error (operation-deadline-plugin.ts).
    */
   readonly stoppedBy?: () => Error | undefined;
+  /** Counts the `entries` of a list of leaves of `type` toward the response's size; throws to stop the operation (GatewayContext.countResponseList). */
+  readonly countLeafList?: (type: GraphQLOutputType, entries: number) => void;
 }
 
 class OwnedRun {
@@ -180,7 +182,7 @@ class OwnedRun {
   #place(field: RelationPlan, indexes: readonly number[], objects: readonly ResponseObject[], values: readonly unknown[], fieldPaths: readonly ResponsePath[]): void {
     const documents: unknown[] = [];
     const documentPaths: ResponsePath[] = [];
-    const stopped = this.options.owned.operation.operation === 'query' ? this.options.stoppedBy?.() : undefined;
+    const stopped = this.#stopped();
     for (const index of indexes) objects[index]![field.responseKey] = this.#shape(field.type, stopped ?? values[index], field, fieldPaths[index]!, documents, documentPaths);
     if (documents.length === 0) return;
     const built = this.#objects(field.child, documents, documentPaths);
@@ -223,6 +225,9 @@ class OwnedRun {
     if (isListType(inner)) {
       const path = itemPath ?? fieldPath(field, parentPath);
       if (!isIterable(value)) return this.#fail(new Error(notIterableMessage(field)), field, path, nonNull);
+      // A resolver's list is its resolver's to count (docjoin's counts it; a hand-written one's is not counted).
+      const refused = field.kind === 'stored' && Array.isArray(value) ? this.#countList(inner, value.length) : undefined;
+      if (refused) return this.#fail(refused, field, path, nonNull);
       const list: unknown[] = [];
       for (const item of value) list.push(this.#leaf(inner.ofType, item, field, parentPath, { prev: path, key: list.length, typename: undefined }));
       return list;
@@ -233,6 +238,27 @@ class OwnedRun {
       return serialized;
     } catch (error) {
       return this.#fail(asError(error), field, itemPath ?? fieldPath(field, parentPath), nonNull);
+    }
+  }
+
+  /** Why a query must stop building its answer (stoppedBy); a mutation's answer is built whole. */
+  #stopped(): Error | undefined {
+    return this.options.owned.operation.operation === 'query' ? this.options.stoppedBy?.() : undefined;
+  }
+
+  /**
+   * Counts a list of leaves toward the response's size (countLeafList): the error that stops the
+   * operation, or undefined. A query already stopped (its time is up) builds no further list: its
+   * answer is that one error, and a list may hold thousands of entries.
+   */
+  #countList(type: GraphQLOutputType, entries: number): Error | undefined {
+    const stopped = this.#stopped();
+    if (stopped) return stopped;
+    try {
+      this.options.countLeafList?.(type, entries);
+      return undefined;
+    } catch (error) {
+      return asError(error);
     }
   }
 

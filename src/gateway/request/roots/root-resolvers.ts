@@ -1,4 +1,4 @@
-import type { GraphQLFieldResolver } from 'graphql';
+import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
 import { InvariantError } from '../../errors/internal-errors';
 import { conditionFilters } from '../../operation/planning/list-filter';
@@ -38,7 +38,7 @@ function resolverFor(root: RootField): RootResolver {
 }
 
 function findResolver(root: FindRootField): RootResolver {
-  return (_parent, args, context, info) => context.documents.findOne(info, root.targetType, conditionFilters(root.conditions, args));
+  return (_parent, args, context, info) => counted(context.documents.findOne(info, root.targetType, conditionFilters(root.conditions, args)), context, info);
 }
 
 function listResolver(root: ListRootField): RootResolver {
@@ -46,11 +46,15 @@ function listResolver(root: ListRootField): RootResolver {
     const sort = listSort(root, args);
     if (!sort) throw new InvariantError(`${root.coordinate}: orderBy ${String(args[root.orderBy!.argumentName])} has no sort`);
     const page = { first: (args.first as number | null | undefined) ?? root.firstDefault, after: args.after as string | null | undefined };
-    if (root.connection) return context.documents.findConnection(info, root.targetType, { filter: conditionFilters(root.conditions, args), sort, ...page });
-    return context.documents.findPage(info, root.targetType, {
-      filter: conditionFilters(root.conditions, args),
-      sort,
-      ...page,
-    });
+    const filter = conditionFilters(root.conditions, args);
+    const read = root.connection ? context.documents.findConnection(info, root.targetType, { filter, sort, ...page }) : context.documents.findPage(info, root.targetType, { filter, sort, ...page });
+    return counted(read, context, info);
   };
+}
+
+/** What a root field read, once counted toward the response's size (GatewayContext.countResponse). */
+async function counted(read: Promise<unknown>, context: GatewayContext, info: GraphQLResolveInfo): Promise<unknown> {
+  const value = await read;
+  context.countResponse(info, value);
+  return value;
 }

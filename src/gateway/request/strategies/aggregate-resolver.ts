@@ -41,7 +41,7 @@ export function createAggregateResolver(aggregate: AggregateField): GraphQLField
 export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, GatewayContext> = (value, _args, context, info): readonly GroupValue[] => {
   const groups = value.groups[String(info.path.key)] ?? [];
   if (groups instanceof Error) throw groups;
-  context.countResponseItems(info, groups.length);
+  context.countResponse(info, groups);
   return groups;
 };
 

@@ -13,7 +13,6 @@ import { resolveJoin } from './join';
 import { resolveLookup } from './lookup';
 import type { PlannedLookup } from '../../operation/planning/lookup-read';
 import type { RelationRequest, RelationValue } from './resolver-types';
-import type { ConnectionValue } from '../../operation/planning/connection-page';
 import { resolveSnapshot } from './snapshot';
 
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
@@ -36,7 +35,7 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy, { parent, at: info.fieldNodes }) };
     const value = resolveWith(strategy, request, joined);
     const count = (resolved: unknown): unknown => {
-      context.countResponseItems(info, itemsOf(resolved, field.connection !== undefined));
+      context.countResponse(info, resolved);
       return resolved;
     };
     return isPromise(value) ? value.then(count) : count(value);
@@ -61,13 +60,6 @@ function resolveWith(strategy: ReadStrategy, request: RelationRequest, joined: r
       throw new InvariantError(`unknown strategy ${String(never)} for ${field.coordinate}`);
     }
   }
-}
-
-/** The objects a relation's value puts in the response: a list's entries, a connection's page items, one document or none. */
-function itemsOf(value: unknown, connection: boolean): number {
-  if (value === null || value === undefined) return 0;
-  if (connection) return (value as ConnectionValue).nodes.length;
-  return Array.isArray(value) ? value.length : 1;
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

@@ -248,6 +248,14 @@ export interface StorageMap {
   readonly refused?: ReadonlySet<string>;
 }
 
+/**
+ * Whether the stored field's value is its document's member of the same name, served as it is: no id
+ * to turn into hex, no other path, no name graphql's default resolver would read from the prototype.
+ */
+export function readsUnderItsName(field: StoredField): boolean {
+  return !field.isId && field.path === field.fieldName && !(field.fieldName in Object.prototype);
+}
+
 export function declaredStrategies(field: RelationField): ReadStrategy[] {
   return READ_STRATEGIES.filter((strategy) => (strategy === 'lookup' ? readsByLookup(field) : field.shapes[strategy] !== undefined));
 }

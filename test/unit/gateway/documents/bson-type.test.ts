@@ -5,6 +5,7 @@ import { keyString } from '../../../../src/gateway/documents/key-string';
 import { filterAndSort } from '../../../../src/gateway/operation/planning/in-memory-list';
 import { toMongoFilter } from '../../../../src/gateway/operation/planning/list-filter';
 import { createStoredFieldResolver } from '../../../../src/gateway/request/strategies/stored-field-resolver';
+import type { GatewayContext } from '../../../../src/gateway/request/context/request-context';
 
 /**
  * A project's resolvers can hold a second copy of bson (under `docjoin serve`, a TypeScript config that
@@ -45,7 +46,7 @@ it('an ObjectId from another copy keys, filters and serializes like docjoin\'s o
     isId: true,
     valueType: { name: 'ID', isEnum: false, isList: false, nonNull: true },
   })!;
-  expect(readId({ _id: other }, {}, {}, {} as GraphQLResolveInfo)).toBe(HEX);
+  expect(readId({ _id: other }, {}, {} as GatewayContext, {} as GraphQLResolveInfo)).toBe(HEX);
   const documents = [{ _id: new ObjectId('65a000000000000000000002') }, { _id: new ObjectId(HEX) }];
   expect(filterAndSort(documents, [{ _id: other }], undefined)).toEqual([documents[1]]);
 });

@@ -1,6 +1,7 @@
-import { buildSchema, execute, getOperationAST, parse } from 'graphql';
+import { buildSchema, execute, getOperationAST, parse, type GraphQLObjectType } from 'graphql';
 import { buildOperationPlan } from '../../../../../src/gateway/operation/plan/operation-plan';
-import { leastItemBytes } from '../../../../../src/gateway/operation/plan/response-bytes';
+import { leastEntryBytes, leastItemBytes } from '../../../../../src/gateway/operation/plan/response-bytes';
+import { responseObjects } from '../../../../../src/gateway/operation/limits/response-size-guard';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
 import { Random } from '../../../../support/random-operations';
@@ -29,7 +30,7 @@ const SDL = /* GraphQL */ `
   type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
 `;
 const gateway = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: {} });
-const plain = buildSchema(`type Query { shelf: Shelf }\n${TYPES}`);
+const plain = buildSchema(`type Query { shelf: Shelf probe: Probe }\ntype Probe { fString: [String!]! fInt: [Int] fBoolean: [Boolean] fKind: [Kind!] }\n${TYPES}`);
 const BOOK_LEAVES = 'id title subtitle pages rating inPrint used kind format tags x: title __typename';
 /** An object below an item is counted as an item of its own field: none of its bytes count in the item's. */
 const BOOK_SELECTION = `${BOOK_LEAVES} author { name } editor { name }`;
@@ -79,5 +80,28 @@ describe('the fewest bytes of a response item', () => {
     const random = new Random(7);
     const items = await itemsAsJson(selection, Array.from({ length: 300 }, () => randomBook(random)));
     expect(Math.min(...items.map((item) => Buffer.byteLength(item)))).toBeGreaterThanOrEqual(least);
+  });
+
+  it('of a to-one relation has no comma of its own: its key and comma are its parent\'s', () => {
+    const step = stepOf('{ shelves { books { author { name } } } }', 'books').children[0]!.fields.find((field) => field.fieldName === 'author')!;
+    expect(leastItemBytes(step, false)).toBe(JSON.stringify({ name: '' }).length);
+  });
+
+  it('counts the objects of a value, not the nulls of a list', () => {
+    expect([responseObjects([null, {}, undefined, {}], false), responseObjects({}, false), responseObjects(null, false), responseObjects({ nodes: [{}, {}] }, true)]).toEqual([2, 1, 0, 2]);
+  });
+});
+
+describe('the fewest bytes of the entries of a list of leaves', () => {
+  it.each([
+    ['[String!]!', ['', '', '']],
+    ['[Int]', [0, 0]],
+    ['[Boolean]', [null, null]],
+    ['[Kind!]', ['ESSAY']],
+  ])('%s: as many entries, less one (its brackets are counted with its key), as the shortest list', (typeText, shortest) => {
+    const type = plain.getType('Probe') as GraphQLObjectType;
+    const field = type.getFields()[`f${typeText.replace(/\W/g, '')}`]!;
+    // The parent counts the brackets as its value's 2 bytes.
+    expect(2 + shortest.length * leastEntryBytes(field.type) - 1).toBe(JSON.stringify(shortest).length);
   });
 });
