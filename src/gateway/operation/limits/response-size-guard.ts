@@ -8,10 +8,10 @@ import type { ConnectionValue } from '../planning/connection-page';
  * field and stored list of leaves adds, as it resolves, the fewest bytes its values will take
  * (plan/response-bytes.ts): a few aliases under lists of lists make a response of millions of values
  * from a short query and a few documents, and building and serializing it would hold the event loop for
- * seconds. Once the least size is over the limit, the field fails with RESPONSE_TOO_LARGE, and so does
- * every field counted after it. A query's deadline stops too (no read is sent after that), and its
- * answer is that one error (operation-deadline-plugin.ts); a mutation's does not, so that the fields
- * after it still read back what they wrote.
+ * seconds. Once the least size is over the limit, the field fails with RESPONSE_TOO_LARGE. A query's
+ * deadline stops too (no read is sent after that, every field counted after it fails), and its answer
+ * is that one error (operation-deadline-plugin.ts). A mutation's field fails alone, its bytes taken
+ * back, and the deadline goes on: the fields after it still read back what they wrote.
  */
 export class ResponseSizeGuard {
   #leastBytes = 0;
@@ -25,7 +25,11 @@ export class ResponseSizeGuard {
   add(bytes: number, operation: OperationTypeNode): void {
     this.#leastBytes += bytes;
     if (this.#leastBytes <= this.maxBytes) return;
-    if (operation === OperationTypeNode.MUTATION) throw new OperationStopped('response-too-large', this.deadline.timeoutMs, this.maxBytes);
+    if (operation === OperationTypeNode.MUTATION) {
+      // The field answers null: what it would have held is not in the response.
+      this.#leastBytes -= bytes;
+      throw new OperationStopped('response-too-large', this.deadline.timeoutMs, this.maxBytes);
+    }
     this.deadline.stop('response-too-large', this.maxBytes);
     this.deadline.throwIfStopped();
   }

@@ -53,6 +53,16 @@ function leastValueBytes(field: FieldStep, selection: SelectionStep): number {
 
 const NULL_BYTES = 4;
 
+/**
+ * The entries of a list of leaves of type `type` the response will hold: none when an entry is null
+ * where the type forbids it, since the whole list then answers null.
+ */
+export function listedEntries(type: GraphQLOutputType, list: readonly unknown[]): number {
+  const entry = getNullableType(type);
+  if (isListType(entry) && isNonNullType(entry.ofType)) for (const value of list) if (value === null || value === undefined) return 0;
+  return list.length;
+}
+
 /** The fewest bytes of one entry of a list of leaves of type `type`, with the comma after it. */
 export function leastEntryBytes(type: GraphQLOutputType): number {
   const list = getNullableType(type);

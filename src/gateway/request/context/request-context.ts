@@ -25,7 +25,7 @@ import { budgetClient } from '../../operation/limits/client-budgets';
 import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
 import { responseObjects, ResponseSizeGuard } from '../../operation/limits/response-size-guard';
-import { leastEntryBytes, leastItemBytes } from '../../operation/plan/response-bytes';
+import { leastEntryBytes, leastItemBytes, listedEntries } from '../../operation/plan/response-bytes';
 
 /**
  * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
@@ -89,8 +89,8 @@ export interface GatewayContext extends DocumentsReads {
    * can no longer fit maxResponseBytes, stops the operation and throws (response-size-guard.ts).
    */
   countResponse(info: GraphQLResolveInfo, value: unknown): void;
-  /** Likewise the `entries` of one list of leaves of type `type` (a stored scalar list) in the response of an `operation`. */
-  countResponseList(type: GraphQLOutputType, entries: number, operation: OperationTypeNode): void;
+  /** Likewise one `list` of leaves of type `type` (a stored scalar list) in the response of an `operation`. */
+  countResponseList(type: GraphQLOutputType, list: readonly unknown[], operation: OperationTypeNode): void;
 }
 
 /** Where a request's resolvers find its operation's plan (operation/plan/operation-planner.ts), by the request's ledger. */
@@ -206,9 +206,10 @@ export function createRequestContext(options: {
       const items = responseObjects(value, reads.returnsConnection());
       if (items > 0) responseSize.add(items * reads.leastItemBytes(), info.operation.operation);
     },
-    countResponseList: (type, entries, operation) => {
+    countResponseList: (type, list, operation) => {
+      const entries = responseSize ? listedEntries(type, list) : 0;
       // Its brackets are counted with its parent's keys, and make up for one comma more than the entries have.
-      if (responseSize && entries > 0) responseSize.add(entries * leastEntryBytes(type) - 1, operation);
+      if (entries > 0) responseSize!.add(entries * leastEntryBytes(type) - 1, operation);
     },
   };
 }

@@ -45,7 +45,7 @@ export function compiledExecutionPlugin<TContext extends BaseContext & Pick<Gate
       contextValue: context,
       variableValues: prepared.variables,
       stoppedBy: () => context.deadline.stoppedBy,
-      countLeafList: (type, entries) => context.countResponseList(type, entries, owned.operation.operation),
+      countLeafList: (type, list) => context.countResponseList(type, list, owned.operation.operation),
     });
     const http = { status: undefined as number | undefined, headers: new HeaderMap() };
     const errors = result.errors?.map((error) => shapeError(error, shaping, http));

@@ -44,8 +44,8 @@ interface OwnedRunOptions {
    * answer is that one error (operation-deadline-plugin.ts).
    */
   readonly stoppedBy?: () => Error | undefined;
-  /** Counts the `entries` of a list of leaves of `type` toward the response's size; throws to stop the operation (GatewayContext.countResponseList). */
-  readonly countLeafList?: (type: GraphQLOutputType, entries: number) => void;
+  /** Counts a list of leaves of `type` toward the response's size; throws to stop the operation (GatewayContext.countResponseList). */
+  readonly countLeafList?: (type: GraphQLOutputType, list: readonly unknown[]) => void;
 }
 
 class OwnedRun {
@@ -226,7 +226,7 @@ class OwnedRun {
       const path = itemPath ?? fieldPath(field, parentPath);
       if (!isIterable(value)) return this.#fail(new Error(notIterableMessage(field)), field, path, nonNull);
       // A resolver's list is its resolver's to count (docjoin's counts it; a hand-written one's is not counted).
-      const refused = field.kind === 'stored' && Array.isArray(value) ? this.#countList(inner, value.length) : undefined;
+      const refused = field.kind === 'stored' && Array.isArray(value) ? this.#countList(inner, value) : undefined;
       if (refused) return this.#fail(refused, field, path, nonNull);
       const list: unknown[] = [];
       for (const item of value) list.push(this.#leaf(inner.ofType, item, field, parentPath, { prev: path, key: list.length, typename: undefined }));
@@ -251,11 +251,11 @@ class OwnedRun {
    * operation, or undefined. A query already stopped (its time is up) builds no further list: its
    * answer is that one error, and a list may hold thousands of entries.
    */
-  #countList(type: GraphQLOutputType, entries: number): Error | undefined {
+  #countList(type: GraphQLOutputType, list: readonly unknown[]): Error | undefined {
     const stopped = this.#stopped();
     if (stopped) return stopped;
     try {
-      this.options.countLeafList?.(type, entries);
+      this.options.countLeafList?.(type, list);
       return undefined;
     } catch (error) {
       return asError(error);

@@ -1,4 +1,4 @@
-import type { GraphQLFieldResolver } from 'graphql';
+import { defaultFieldResolver, type GraphQLFieldResolver } from 'graphql';
 import { isObjectId } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -18,11 +18,14 @@ export function createStoredFieldResolver(field: StoredField): GraphQLFieldResol
       return isObjectId(value) ? value.toHexString() : value;
     };
   }
-  // A list is counted toward the response's size before graphql-js completes its entries.
+  // A list is counted toward the response's size before graphql-js completes its entries. One under
+  // its name is read as graphql's default resolver reads it (a hand-written root's object may hold a
+  // method or a getter).
   if (field.valueType.isList) {
-    return (parent, _args, context, info) => {
-      const value = readPath(parent, field.path);
-      if (Array.isArray(value)) context.countResponseList(info.returnType, value.length, info.operation.operation);
+    const underItsName = readsUnderItsName(field);
+    return (parent, args, context, info) => {
+      const value: unknown = underItsName ? defaultFieldResolver(parent, args, context, info) : readPath(parent, field.path);
+      if (Array.isArray(value)) context.countResponseList(info.returnType, value, info.operation.operation);
       return value;
     };
   }
