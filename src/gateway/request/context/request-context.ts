@@ -86,7 +86,7 @@ export interface GatewayContext extends DocumentsReads {
   /**
    * Counts what one parent's `value` of the field `info` resolves (a list of documents, one, a
    * connection, or null) puts in the response, at the fewest bytes each object takes; once the response
-   * can no longer fit maxResponseBytes, stops the operation and throws (response-size-guard.ts).
+   * can no longer fit maxResponseBytes, throws RESPONSE_TOO_LARGE, and stops a query (response-size-guard.ts).
    */
   countResponse(info: GraphQLResolveInfo, value: unknown): void;
   /** Likewise one `list` of leaves of type `type` (a stored scalar list) in the response of an `operation`. */
