@@ -207,9 +207,10 @@ export function createRequestContext(options: {
       if (items > 0) responseSize.add(items * reads.leastItemBytes(), info.operation.operation);
     },
     countResponseList: (type, list, operation) => {
-      const entries = responseSize ? listedEntries(type, list) : 0;
+      if (!responseSize) return;
+      const entries = listedEntries(type, list);
       // Its brackets are counted with its parent's keys, and make up for one comma more than the entries have.
-      if (entries > 0) responseSize!.add(entries * leastEntryBytes(type) - 1, operation);
+      if (entries > 0) responseSize.add(entries * leastEntryBytes(type) - 1, operation);
     },
   };
 }

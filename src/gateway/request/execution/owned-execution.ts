@@ -13,6 +13,7 @@ import {
   type ResponsePath,
 } from 'graphql';
 import type { FieldPlan, LeafPlan, OwnedOperation, RelationPlan, ResolvedLeaf, SchemaFieldPlan, SelectionPlan, StoredLeaf } from '../../operation/plan/owned-plan';
+import { isPromise } from './is-promise';
 
 type ResponseObject = Record<string, unknown>;
 
@@ -475,10 +476,6 @@ function settleItems(value: unknown): unknown {
   if (!Array.isArray(value) || !value.some((item) => isPromise(item) || Array.isArray(item))) return value;
   const items = value.map((item) => (isPromise(item) ? item.then(settleItems, asError) : settleItems(item)));
   return items.some(isPromise) ? Promise.all(items) : items;
-}
-
-function isPromise(value: unknown): value is Promise<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isIterable(value: unknown): value is Iterable<unknown> {

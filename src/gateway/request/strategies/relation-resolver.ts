@@ -14,6 +14,7 @@ import { resolveLookup } from './lookup';
 import type { PlannedLookup } from '../../operation/planning/lookup-read';
 import type { RelationRequest, RelationValue } from './resolver-types';
 import { resolveSnapshot } from './snapshot';
+import { isPromise } from '../execution/is-promise';
 
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
@@ -60,10 +61,6 @@ function resolveWith(strategy: ReadStrategy, request: RelationRequest, joined: r
       throw new InvariantError(`unknown strategy ${String(never)} for ${field.coordinate}`);
     }
   }
-}
-
-function isPromise(value: unknown): value is Promise<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**
