@@ -41,7 +41,6 @@ export const ErrorCodes = {
   ViewDepthLimitExceeded: 165,
   CommandNotSupportedOnView: 166,
   OptionNotSupportedOnView: 167,
-  ConversionFailure: 241,
   NoSuchTransaction: 251,
   OperationNotSupportedInTransaction: 263,
   DuplicateKey: 11000,

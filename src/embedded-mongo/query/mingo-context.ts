@@ -20,7 +20,6 @@ import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
 import { expressionTruth } from './expression-truth';
-import { toLong } from './to-long';
 
 /**
  * mingo's operators with BSON-correct replacements for the ones that compare, hash or add values
@@ -362,7 +361,6 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
     return compareArguments(a, b, options);
   },
   $type: (obj, expr, options) => typeName(evalExpr(obj, expr, options)),
-  $toLong: (obj, expr, options) => toLong(evalExpr(obj, singleArgument('$toLong', expr), options), typeName),
   $isArray: (obj, expr, options) => Array.isArray(evalExpr(obj, singleArgument('$isArray', expr), options)),
   // MongoDB's truth: a zero Long or Decimal128 is false too (mingo's $cond takes any object for true)
   $cond: (obj, expr, options) => {

@@ -87,7 +87,7 @@ export function planDeleteDerived(
     if (counter.source.kind !== 'children') continue;
     const parent = { path: counter.source.parentKey, value: readPath(document, counter.source.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
-    merger.addDerived(counter.collection, parent, {}, '$inc', counter.path, -1, counter.source.parentKey !== '_id');
+    merger.add(counter.collection, parent, {}, '$inc', counter.path, -1, counter.source.parentKey !== '_id');
     copies.push(...planCounterCopyUpdates(model, counter, parent.value, -1));
   }
   addTotalIncrements(merger, rules.totals, document, -1);

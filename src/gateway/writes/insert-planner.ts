@@ -266,13 +266,13 @@ export function planInsertDerived(model: WriteModel, typeName: string, document:
     const parent = { path: array.parentKey, value: readPath(document, array.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
     const push = { $each: [document], $sort: sortDocument(array.sort), ...(array.limit !== undefined && { $slice: array.limit }) };
-    merger.addDerived(array.collection, parent, { [`${array.path}._id`]: { $ne: document._id } }, '$push', array.path, push, array.parentKey !== '_id');
+    merger.add(array.collection, parent, { [`${array.path}._id`]: { $ne: document._id } }, '$push', array.path, push, array.parentKey !== '_id');
   }
   const copies: PlannedUpdate[] = [];
   for (const { counter, source } of rules.counters) {
     const parent = { path: source.parentKey, value: readPath(document, source.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
-    merger.addDerived(counter.collection, parent, {}, '$inc', counter.path, 1, source.parentKey !== '_id');
+    merger.add(counter.collection, parent, {}, '$inc', counter.path, 1, source.parentKey !== '_id');
     copies.push(...planCounterCopyUpdates(model, counter, parent.value, 1));
   }
   addTotalIncrements(merger, rules.totals, document, 1);

@@ -19,7 +19,7 @@ export function planReferenceChange(model: WriteModel, coordinate: string, docum
   const merger = new UpdateMerger();
   const copies: PlannedUpdate[] = [];
   const count = (counter: CounterRule, target: { path: string; value: unknown }, delta: number) => {
-    merger.addDerived(counter.collection, target, {}, '$inc', counter.path, delta, false);
+    merger.add(counter.collection, target, {}, '$inc', counter.path, delta, false);
     copies.push(...planCounterCopyUpdates(model, counter, target.value, delta));
   };
   for (const { inverse, counters } of referenceRules(model, coordinate)) {
@@ -67,7 +67,7 @@ export function planChildMoves(model: WriteModel, typeName: string, before: Stor
     if (isKeyValue(oldKey) && isKeyValue(newKey) && keyString(oldKey) === keyString(newKey)) continue;
     for (const [key, delta] of [[oldKey, -1], [newKey, 1]] as const) {
       if (!isKeyValue(key)) continue;
-      merger.addDerived(counter.collection, { path: counter.source.parentKey, value: key }, {}, '$inc', counter.path, delta, counter.source.parentKey !== '_id');
+      merger.add(counter.collection, { path: counter.source.parentKey, value: key }, {}, '$inc', counter.path, delta, counter.source.parentKey !== '_id');
       copies.push(...planCounterCopyUpdates(model, counter, key, delta));
     }
   }

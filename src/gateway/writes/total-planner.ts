@@ -66,7 +66,7 @@ export function addTotalMoves(merger: UpdateMerger, totals: readonly TotalRule[]
     const newValue = total.summedPath in $set ? $set[total.summedPath] : oldValue;
     if (isKeyValue(oldParent) && isKeyValue(newParent) && keyString(oldParent) === keyString(newParent)) {
       const difference = arithmetic('subtract', asNumber(newValue) ?? 0, asNumber(oldValue) ?? 0);
-      if (compareNumbers(difference, 0) !== 0) merger.addDerived(total.collection, { path: total.parentKey, value: oldParent }, {}, '$inc', total.path, asIncrement(total, difference), total.parentKey !== '_id');
+      if (compareNumbers(difference, 0) !== 0) merger.add(total.collection, { path: total.parentKey, value: oldParent }, {}, '$inc', total.path, asIncrement(total, difference), total.parentKey !== '_id');
       continue;
     }
     increment(merger, total, oldParent, oldValue, -1);
@@ -77,7 +77,7 @@ export function addTotalMoves(merger: UpdateMerger, totals: readonly TotalRule[]
 function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, value: unknown, sign: 1 | -1): void {
   const amount = asNumber(value);
   if (!isKeyValue(parent) || amount === undefined) return;
-  merger.addDerived(total.collection, { path: total.parentKey, value: parent }, {}, '$inc', total.path, asIncrement(total, sign === 1 ? amount : arithmetic('subtract', 0, amount)), total.parentKey !== '_id');
+  merger.add(total.collection, { path: total.parentKey, value: parent }, {}, '$inc', total.path, asIncrement(total, sign === 1 ? amount : arithmetic('subtract', 0, amount)), total.parentKey !== '_id');
 }
 
 /**

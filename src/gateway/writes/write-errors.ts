@@ -9,13 +9,13 @@ export function notFound(message: string, details: Record<string, unknown> = {})
 }
 
 /**
- * MongoDB refused to move a total or counter to what a 64-bit integer cannot hold (a Long @total, or a counter
+ * MongoDB refused an `$inc` whose result a 64-bit integer cannot hold (a Long @total, or a counter
  * stored as a long, past 2^63 - 1): the write's own values, so BAD_USER_INPUT. Inside a transaction
  * the unit is rolled back with it; without one, the commands before it stand, and the message says so.
  */
 export function totalOverflow(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
   const server = mongoServerErrorOf(cause);
-  if (!isLongOverflow(server)) return undefined;
+  if (server?.code !== BAD_VALUE || !server.message.includes('Failed to apply $inc')) return undefined;
   return new GraphQLError(`${mutation}: a total or counter this write moves would pass the largest Long (9223372036854775807), ${outcomeOf(inTransaction)}`, {
     // Not MongoDB's error as its cause: its message holds the total, which the role may not see (a stack trace outside production would show it).
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
@@ -27,17 +27,8 @@ function outcomeOf(inTransaction: boolean): string {
   return inTransaction ? 'so nothing was written' : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
 }
 
-/**
- * An `$inc` past a 64-bit integer's range (BadValue), or the `$toLong` a guarded update pipeline sums
- * a long with (guarded-update.ts: ConversionFailure).
- */
-function isLongOverflow(server: { code?: unknown; message: string } | undefined): boolean {
-  if (server?.code === BAD_VALUE) return server.message.includes('Failed to apply $inc');
-  return server?.code === CONVERSION_FAILURE && server.message.includes('Conversion would overflow target type');
-}
-
+/** MongoDB's BadValue, which an `$inc` past a 64-bit integer's range answers. */
 const BAD_VALUE = 2;
-const CONVERSION_FAILURE = 241;
 
 /**
  * MongoDB refused to store a document past its 16 MiB limit: an insert of one, or an update whose result

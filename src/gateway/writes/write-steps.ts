@@ -1,7 +1,6 @@
 import { equalityOperand, keyString } from '../documents/key-string';
 import type { UpdateStatement } from '../request/mongo/funnel-writer';
 import type { StoredDocument } from '../documents/stored-document';
-import { guardedPipeline } from './guarded-update';
 
 /** One command of a write plan: every statement of an `update` step goes out in ONE update command. */
 export type WriteStep =
@@ -37,37 +36,20 @@ export function distinct(values: readonly string[]): string[] {
  * statement, and the push's repeat guard protects the `$inc` too.
  */
 export class UpdateMerger {
-  readonly #entries = new Map<string, { collection: string; filter: StoredDocument; update: Record<string, Record<string, unknown>>; multi: boolean; derivedPaths: Set<string> }>();
+  readonly #entries = new Map<string, { collection: string; filter: StoredDocument; update: Record<string, Record<string, unknown>>; multi: boolean }>();
 
-  /** A change to a list or a value the document keeps for itself: an inverse array's `$push`/`$pull`, a refilled array's `$set`. */
-  add(collection: string, target: { path: string; value: unknown }, extraFilter: StoredDocument, operator: '$push' | '$pull' | '$set', path: string, argument: unknown, multi: boolean): void {
-    this.#change(collection, target, extraFilter, operator, path, argument, multi, false);
-  }
-
-  /**
-   * A change to a counter, a total or a bounded array, which are derived from other documents: made
-   * only where the document holds one (guardedPipeline), so one missing stays missing and is joined.
-   */
-  addDerived(collection: string, target: { path: string; value: unknown }, extraFilter: StoredDocument, operator: '$push' | '$inc', path: string, argument: unknown, multi: boolean): void {
-    this.#change(collection, target, extraFilter, operator, path, argument, multi, true);
-  }
-
-  #change(collection: string, target: { path: string; value: unknown }, extraFilter: StoredDocument, operator: string, path: string, argument: unknown, multi: boolean, derived: boolean): void {
+  add(collection: string, target: { path: string; value: unknown }, extraFilter: StoredDocument, operator: '$push' | '$inc' | '$pull' | '$set', path: string, argument: unknown, multi: boolean): void {
     const key = `${collection}|${target.path}|${keyString(target.value)}`;
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = { collection, filter: { [target.path]: equalityOperand(target.value) }, update: {}, multi, derivedPaths: new Set() };
+      entry = { collection, filter: { [target.path]: equalityOperand(target.value) }, update: {}, multi };
       this.#entries.set(key, entry);
     }
     Object.assign(entry.filter, extraFilter);
     (entry.update[operator] ??= {})[path] = argument;
-    if (derived) entry.derivedPaths.add(path);
   }
 
   planned(): PlannedUpdate[] {
-    return [...this.#entries.values()].map(({ collection, filter, update, multi, derivedPaths }) => ({
-      collection,
-      statement: { filter, update, multi, ...(derivedPaths.size > 0 && { pipeline: guardedPipeline(update, derivedPaths) }) },
-    }));
+    return [...this.#entries.values()].map(({ collection, filter, update, multi }) => ({ collection, statement: { filter, update, multi } }));
   }
 }

@@ -9,10 +9,7 @@ export const SESSION_COMMANDS = '$cmd';
 /** One `update` statement of a write unit. */
 export interface UpdateStatement {
   readonly filter: StoredDocument;
-  /** The change, as update operators: what the planners and the cost report read. */
   readonly update: StoredDocument;
-  /** When set, sent instead of `update`: the same change as an update pipeline (writes/guarded-update.ts). */
-  readonly pipeline?: readonly StoredDocument[];
   readonly arrayFilters?: readonly StoredDocument[];
   /** updateMany (true) or updateOne. */
   readonly multi: boolean;
@@ -63,7 +60,7 @@ export class FunnelWriter {
     // One statement goes out as updateOne/updateMany: the same command, without the driver's bulk machinery.
     if (statements.length === 1) return this.#updateAlone(collection, statements[0]!);
     const operations = statements.map((statement): AnyBulkWriteOperation => {
-      const body = { filter: statement.filter, update: sentUpdate(statement), ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
+      const body = { filter: statement.filter, update: statement.update, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
       return statement.multi ? { updateMany: body } : { updateOne: body };
     });
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).bulkWrite(operations, { ordered: true, session: this.session, comment }));
@@ -74,7 +71,7 @@ export class FunnelWriter {
     const options = { session: this.session, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
     const result = await this.attribute(collection, (comment) => {
       const documents = this.db.collection(collection);
-      return statement.multi ? documents.updateMany(statement.filter, sentUpdate(statement), { ...options, comment }) : documents.updateOne(statement.filter, sentUpdate(statement), { ...options, comment });
+      return statement.multi ? documents.updateMany(statement.filter, statement.update, { ...options, comment }) : documents.updateOne(statement.filter, statement.update, { ...options, comment });
     });
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
@@ -92,7 +89,7 @@ export class FunnelWriter {
   ): Promise<{ matched: number; document: StoredDocument | null }> {
     this.#lastCollection = collection;
     const options = { session: this.session, projection, returnDocument, includeResultMetadata: true as const, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
-    const result = await this.attribute(collection, (comment) => this.db.collection(collection).findOneAndUpdate(statement.filter, sentUpdate(statement), { ...options, comment }));
+    const result = await this.attribute(collection, (comment) => this.db.collection(collection).findOneAndUpdate(statement.filter, statement.update, { ...options, comment }));
     return { matched: result.lastErrorObject?.n ?? 0, document: result.value };
   }
 
@@ -129,11 +126,6 @@ export class FunnelWriter {
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).insertMany([...documents], { ordered: true, session: this.session, comment }));
     return result.insertedCount;
   }
-}
-
-/** What an update statement sends: its pipeline when it has one, else its operators. */
-function sentUpdate(statement: UpdateStatement): StoredDocument | StoredDocument[] {
-  return statement.pipeline ? [...statement.pipeline] : statement.update;
 }
 
 /** MongoDB's own refusal behind `error` (the funnel wraps it in a DatabaseFailure); undefined for any other error. */

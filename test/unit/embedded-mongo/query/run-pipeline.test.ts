@@ -615,26 +615,6 @@ describe('MongoDB order where mingo has its own', () => {
     const out = runPipeline([{ a: [Long.fromString('9007199254740993'), 9007199254740992, Decimal128.fromString('-2')] }], [{ $project: { _id: 0, s: { $sortArray: { input: '$a', sortBy: 1 } } } }], none);
     expect((out[0]!.s as unknown[]).map(String)).toEqual(['-2', '9007199254740992', '9007199254740993']);
   });
-
-  it('$toLong converts as MongoDB: truncated toward zero, null for null or missing, ConversionFailure past int64 or for NaN', () => {
-    const input = [{ i: 7, d: -2.9, m: Decimal128.fromString('12.75'), l: Long.MAX_VALUE, s: '-42', n: null, t: true }];
-    const [out] = runPipeline(input, [{ $project: { _id: 0, i: { $toLong: '$i' }, d: { $toLong: '$d' }, m: { $toLong: '$m' }, l: { $toLong: '$l' }, s: { $toLong: '$s' }, n: { $toLong: '$n' }, x: { $toLong: '$x' }, t: { $toLong: '$t' } } }], none);
-    expect(Object.fromEntries(Object.entries(out!).map(([key, value]) => [key, value === null ? null : `${(value as { _bsontype?: string })._bsontype}:${String(value)}`]))).toEqual({
-      i: 'Long:7', d: 'Long:-2', m: 'Long:12', l: 'Long:9223372036854775807', s: 'Long:-42', n: null, x: null, t: 'Long:1',
-    });
-    // A long past its range: $add gives a double (2^63), which $toLong refuses, as a guarded $inc relies on.
-    const failure = (expression: unknown) => {
-      try {
-        runPipeline(input, [{ $project: { v: expression } }], none);
-        return undefined;
-      } catch (error) {
-        return [(error as CommandError).code, (error as CommandError).message];
-      }
-    };
-    expect(failure({ $toLong: { $add: ['$l', 1] } })).toEqual([241, 'Conversion would overflow target type in $convert with no onError value: 9223372036854776000']);
-    expect(failure({ $toLong: Number.NaN })).toEqual([241, 'Attempt to convert NaN value to integer type in $convert with no onError value']);
-    expect(failure({ $toLong: '1.5x' })).toEqual([241, "Failed to parse number '1.5x' in $convert with no onError value: Did not consume whole string."]);
-  });
 });
 
 
