@@ -47,6 +47,27 @@ export function documentTooLarge(mutation: string, cause: unknown, inTransaction
 const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
 
 /**
+ * MongoDB refused to move a counter or total that a parent holds as no number (`$inc`), or to push onto
+ * a bounded or inverse array it holds as no array (`$push`): null, or a value another writer stored
+ * there. The stored data's doing, so BAD_USER_INPUT, with totalOverflow's outcome; `docjoin reconcile
+ * --fix` computes such values again. MongoDB's message is left out: it names the document.
+ */
+export function derivedValueMistyped(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
+  const server = mongoServerErrorOf(cause);
+  const mistyped =
+    (server?.code === TYPE_MISMATCH && server.message.startsWith('Cannot apply $inc to a value of non-numeric type')) ||
+    (server?.code === BAD_VALUE && /^The field '.*' must be an array but is of type /.test(server.message));
+  if (!mistyped) return undefined;
+  return new GraphQLError(
+    `${mutation}: a document this write keeps a counter, total or list of holds it as another type (null, or no number or list), which the write cannot move, ${outcomeOf(inTransaction)}; run docjoin reconcile --fix to compute it again`,
+    { extensions: { code: PublicErrorCode.BAD_USER_INPUT } },
+  );
+}
+
+/** MongoDB's TypeMismatch, which an `$inc` of a value that is no number answers. */
+const TYPE_MISMATCH = 14;
+
+/**
  * MongoDB refused to set a field inside a value the document holds that is no document (`address.city`
  * where `address` is null or a string): the stored data's doing, so BAD_USER_INPUT naming the `fields`
  * set there, with the same outcome as totalOverflow's. MongoDB's message is left out: it holds the value.

@@ -22,7 +22,7 @@ import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, pla
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import type { WriteOperation, WritePlan } from './write-plan';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
-import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, pathNotSettable, refusedByConstraint, totalOverflow } from './write-errors';
+import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, derivedValueMistyped, documentTooLarge, notFound, pathNotSettable, refusedByConstraint, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { describeEquals, describeValueType, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
@@ -689,7 +689,7 @@ export class WriteUnit {
     } catch (error) {
       const mutation = `Mutation.${this.mutationField}`;
       const { inTransaction } = this.writer;
-      throw totalOverflow(mutation, error, inTransaction) ?? documentTooLarge(mutation, error, inTransaction) ?? refusedByConstraint(mutation, step.collection, error, { inTransaction, nothingBefore: this.#nothingWritten(step), derived: role === 'derived' }) ?? error;
+      throw totalOverflow(mutation, error, inTransaction) ?? documentTooLarge(mutation, error, inTransaction) ?? (role === 'derived' ? derivedValueMistyped(mutation, error, inTransaction) : undefined) ?? refusedByConstraint(mutation, step.collection, error, { inTransaction, nothingBefore: this.#nothingWritten(step), derived: role === 'derived' }) ?? error;
     }
     this.#countWrite();
     return result;
