@@ -48,7 +48,7 @@ const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
 
 /**
  * MongoDB refused to move a counter or total that a parent holds as no number (`$inc`), or to push onto
- * a bounded or inverse array it holds as no array (`$push`): null, or a value another writer stored
+ * or pull from a bounded or inverse array it holds as no array (`$push`, `$pull`): null, or a value another writer stored
  * there. The stored data's doing, so BAD_USER_INPUT, with totalOverflow's outcome; `docjoin reconcile
  * --fix` computes such values again. MongoDB's message is left out: it names the document.
  */
@@ -56,7 +56,7 @@ export function derivedValueMistyped(mutation: string, cause: unknown, inTransac
   const server = mongoServerErrorOf(cause);
   const mistyped =
     (server?.code === TYPE_MISMATCH && server.message.startsWith('Cannot apply $inc to a value of non-numeric type')) ||
-    (server?.code === BAD_VALUE && /^The field '.*' must be an array but is of type /.test(server.message));
+    (server?.code === BAD_VALUE && /^(The field '.*' must be an array but is of type |Cannot apply \$pull to a non-array value)/.test(server.message));
   if (!mistyped) return undefined;
   return new GraphQLError(
     `${mutation}: a document this write keeps a counter, total or list of holds it as another type (null, or no number or list), which the write cannot move, ${outcomeOf(inTransaction)}; run docjoin reconcile --fix to compute it again`,

@@ -35,9 +35,10 @@ describe('derivedValueMistyped', () => {
   const pushOnNull = new MongoServerError({ code: 2, codeName: 'BadValue', errmsg: "The field 'recentComments' must be an array but is of type null in document {_id: ObjectId('65a000000000000000000001')}" });
 
   it('answers an $inc of a value that is no number and a $push onto one that is no array, without the document MongoDB names', () => {
-    const messages = [incOnNull, new DatabaseFailure('update', pushOnNull)].map((cause) => derivedValueMistyped('Mutation.addComment', cause, true));
+    const pullOnNull = new MongoServerError({ code: 2, codeName: 'BadValue', errmsg: 'Cannot apply $pull to a non-array value' });
+    const messages = [incOnNull, new DatabaseFailure('update', pushOnNull), pullOnNull].map((cause) => derivedValueMistyped('Mutation.addComment', cause, true));
     expect(messages.map((error) => [error?.extensions.code, error?.message])).toEqual(
-      Array(2).fill([
+      Array(3).fill([
         'BAD_USER_INPUT',
         'Mutation.addComment: a document this write keeps a counter, total or list of holds it as another type (null, or no number or list), which the write cannot move, so nothing was written; run docjoin reconcile --fix to compute it again',
       ]),
