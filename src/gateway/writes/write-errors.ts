@@ -48,9 +48,10 @@ const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
 
 /**
  * MongoDB refused to move a counter or total that a parent holds as no number (`$inc`), or to push onto
- * or pull from a bounded or inverse array it holds as no array (`$push`, `$pull`): null, or a value another writer stored
- * there. The stored data's doing, so BAD_USER_INPUT, with totalOverflow's outcome; `docjoin reconcile
- * --fix` computes such values again. MongoDB's message is left out: it names the document.
+ * or pull from a bounded or inverse array it holds as no array (`$push`, `$pull`): null, or a value
+ * another writer stored there. The stored data's doing, so BAD_USER_INPUT, with totalOverflow's
+ * outcome; `docjoin reconcile --fix` computes such values again. MongoDB's message is left out: it
+ * names the document.
  */
 export function derivedValueMistyped(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
   const server = mongoServerErrorOf(cause);
@@ -59,7 +60,7 @@ export function derivedValueMistyped(mutation: string, cause: unknown, inTransac
     (server?.code === BAD_VALUE && /^(The field '.*' must be an array but is of type |Cannot apply \$pull to a non-array value)/.test(server.message));
   if (!mistyped) return undefined;
   return new GraphQLError(
-    `${mutation}: a document this write keeps a counter, total or list of holds it as another type (null, or no number or list), which the write cannot move, ${outcomeOf(inTransaction)}; run docjoin reconcile --fix to compute it again`,
+    `${mutation}: a counter, total or list this write keeps in step is stored as another type (null, or no number or list) in a document it writes, ${outcomeOf(inTransaction)}; run docjoin reconcile --fix to compute it again`,
     { extensions: { code: PublicErrorCode.BAD_USER_INPUT } },
   );
 }

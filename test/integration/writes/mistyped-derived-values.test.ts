@@ -56,7 +56,7 @@ it.each([
   expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
     [
       'BAD_USER_INPUT',
-      `Mutation.createComment: a document this write keeps a counter, total or list of holds it as another type (null, or no number or list), which the write cannot move, ${outcome}; run docjoin reconcile --fix to compute it again`,
+      `Mutation.createComment: a counter, total or list this write keeps in step is stored as another type (null, or no number or list) in a document it writes, ${outcome}; run docjoin reconcile --fix to compute it again`,
     ],
   ]);
   expect(await s.db.collection('comments').countDocuments({ postId: post })).toBe(transactions ? 0 : 1);

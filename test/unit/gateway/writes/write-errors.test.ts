@@ -40,7 +40,7 @@ describe('derivedValueMistyped', () => {
     expect(messages.map((error) => [error?.extensions.code, error?.message])).toEqual(
       Array(3).fill([
         'BAD_USER_INPUT',
-        'Mutation.addComment: a document this write keeps a counter, total or list of holds it as another type (null, or no number or list), which the write cannot move, so nothing was written; run docjoin reconcile --fix to compute it again',
+        'Mutation.addComment: a counter, total or list this write keeps in step is stored as another type (null, or no number or list) in a document it writes, so nothing was written; run docjoin reconcile --fix to compute it again',
       ]),
     );
   });
